@@ -1,0 +1,127 @@
+#include "apps/common/options.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <new>
+
+#include "graph/generate/generators.hpp"
+#include "primitives/common/error.hpp"
+
+namespace graphkit::apps {
+
+void add_common_options(CLI::App& app, common_options& o, bool positional_input) {
+  if (positional_input) {
+    app.add_option("input", o.input, "Graph file: SNAP/whitespace edge list (.txt .el .wel), Matrix Market (.mtx), "
+                                      "DIMACS (.gr) or graphkit binary (.gkbin); .gz is read directly");
+    app.add_option("--gen", o.generator, std::string("Generate the graph instead of loading it: ") + kGeneratorSpecHelp)
+        ->excludes(app.get_option("input"));
+  }
+  app.add_option("--format", o.format, std::string("Input format, overriding the file extension: ") +
+                                           std::string(format_choices()));
+  app.add_flag("--symmetrize", o.symmetrize, "Treat every edge as undirected");
+  app.add_flag("--random-weights", o.random_weights, "Replace weights by uniform random integers in [1, 255] (seeded)");
+  app.add_option("--seed", o.seed, "Seed for generators, random weights and random sources")->capture_default_str();
+  app.add_option("--trials", o.trials, "Repeat the run phase this many times and report the median")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_flag("--validate", o.validate, "Check the result against an independent CPU oracle");
+  app.add_option("--json", o.json, "Also write the report as JSON to this file");
+  app.add_flag("-v,--verbose", o.verbose, "Print per-trial details and loader warnings");
+  app.add_option("--device", o.device, "Where to run: cpu (Boost.Graph path)")
+      ->check(CLI::IsMember({"cpu"}))
+      ->capture_default_str();
+}
+
+coo_graph load_input(const common_options& o, report& r, input_info& info) {
+  if (o.input.empty() && o.generator.empty()) throw input_error("no input: give a graph file or --gen SPEC");
+  coo_graph g;
+  {
+    phase_timer timer(r, "load");
+    if (!o.generator.empty()) {
+      info.name = o.generator;
+      g = generate(o.generator, o.seed);
+    } else {
+      info.name = o.input;
+      load_options lo;
+      if (!o.format.empty()) {
+        lo.format = parse_format_name(o.format);
+        if (!lo.format)
+          throw input_error("--format '" + o.format + "' is not one of " + std::string(format_choices()));
+      }
+      loaded_graph loaded = load_graph(o.input, lo);
+      info.bytes = loaded.bytes;
+      info.negative_weight_line = loaded.negative_weight_line;
+      info.negative_weight = loaded.negative_weight;
+      for (auto& w : loaded.warnings) r.warn(std::move(w));
+      g = std::move(loaded.graph);
+    }
+  }
+  r.set("input", info.name);
+  if (info.bytes > 0) r.set("load MB/s", info.bytes / 1e6 / std::max(r.phase_seconds("load"), 1e-9));
+  r.set("input edges", std::uint64_t{g.num_edges()});
+  return g;
+}
+
+csr_graph build_input(coo_graph&& g, const common_options& o, clean_options rules, report& r) {
+  rules.symmetrize = rules.symmetrize || o.symmetrize;
+  rules.random_weights = o.random_weights;
+  rules.seed = o.seed;
+  csr_graph csr;
+  clean_stats stats;
+  {
+    phase_timer timer(r, "build");
+    stats = clean(g, rules);
+    csr = to_csr(std::move(g));
+  }
+  r.set("vertices", std::uint64_t{csr.num_vertices});
+  r.set("edges (stored)", std::uint64_t{csr.num_edges()});
+  r.set("directed", std::string(csr.directed ? "yes" : "no"));
+  if (rules.drop_self_loops) r.set("self-loops removed", std::uint64_t{stats.self_loops_removed});
+  if (rules.drop_duplicates) r.set("duplicates removed", std::uint64_t{stats.duplicates_removed});
+  return csr;
+}
+
+vertex_t dense_vertex_id(const csr_graph& g, original_id_t original) {
+  if (g.original_ids.empty()) {
+    if (original < g.num_vertices) return static_cast<vertex_t>(original);
+  } else {
+    // Original ids are ascending for every loader but first-seen relabelling.
+    const auto it = std::find(g.original_ids.begin(), g.original_ids.end(), original);
+    if (it != g.original_ids.end()) return static_cast<vertex_t>(it - g.original_ids.begin());
+  }
+  throw input_error("vertex " + std::to_string(original) + " is not in the graph");
+}
+
+int guarded_main(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const input_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of host memory\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace graphkit::apps
+
+namespace graphkit::apps {
+
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  return std::nullopt;
+}
+
+}  // namespace graphkit::apps

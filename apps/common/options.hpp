@@ -1,0 +1,69 @@
+// Command-line options every app shares, and the load + build phases that
+// turn them into a CSR graph.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "apps/common/report.hpp"
+#include "graph/build.hpp"
+#include "graph/csr.hpp"
+#include "graph/io/load.hpp"
+
+namespace graphkit::apps {
+
+struct common_options {
+  std::string input;      ///< a graph file, or empty with `generator`
+  std::string generator;  ///< --gen spec
+  std::string format;     ///< --format override
+  bool symmetrize = false;
+  bool random_weights = false;
+  std::uint64_t seed = 1;
+  int trials = 1;
+  bool validate = false;
+  std::string json;
+  std::string output;
+  bool verbose = false;
+  std::string device = "cpu";
+};
+
+/// Adds the shared options. `positional_input` makes INPUT the first
+/// positional argument (sssp, tricount); dedup names its own positionals.
+void add_common_options(CLI::App& app, common_options& options, bool positional_input = true);
+
+/// What the load phase learned beyond the edges themselves.
+struct input_info {
+  std::string name;  ///< file path or generator spec, for messages
+  std::size_t bytes = 0;
+  std::size_t negative_weight_line = 0;
+  weight_t negative_weight = 0;
+};
+
+/// Runs the "load" phase (file or generator) into `report`, with its rate.
+coo_graph load_input(const common_options& options, report& r, input_info& info);
+
+/// Runs the "build" phase: clean() with the app's rules plus --symmetrize and
+/// --random-weights, then the CSR build. Reports vertices, edges and removals.
+csr_graph build_input(coo_graph&& g, const common_options& options, clean_options rules, report& r);
+
+/// Maps an original vertex id (as the input file spells it) to its dense id.
+/// Throws input_error naming the id when the graph has no such vertex.
+vertex_t dense_vertex_id(const csr_graph& g, original_id_t original);
+
+/// Runs `body` and turns graphkit's errors into messages and exit codes:
+/// 2 for bad input, bad options and resources (GPU memory), 1 for anything else.
+int guarded_main(const std::function<int()>& body);
+
+}  // namespace graphkit::apps
+
+namespace graphkit::apps {
+
+/// Parses the command line; returns an exit code when the program should stop
+/// now (0 after --help, 2 after a usage error), nullopt to go on.
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
+
+}  // namespace graphkit::apps

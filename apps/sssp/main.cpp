@@ -1,0 +1,121 @@
+// sssp: shortest-path distances from one or more sources.
+#include <fstream>
+#include <iostream>
+
+#include "apps/common/options.hpp"
+#include "apps/sssp/sssp.hpp"
+#include "graph/detail/parallel.hpp"
+#include "primitives/common/error.hpp"
+
+namespace graphkit::sssp {
+namespace {
+
+// Random sources with at least one out-edge (as GAP picks them), from the seed.
+std::vector<vertex_t> pick_sources(const csr_graph& g, std::size_t count, std::uint64_t seed) {
+  if (g.num_vertices == 0) throw input_error("the graph has no vertices, so there is no source");
+  std::vector<vertex_t> sources;
+  for (std::uint64_t k = 0; sources.size() < count; ++k) {
+    const auto v = static_cast<vertex_t>(detail::mix64(seed * 0x100000001b3ULL + k) % g.num_vertices);
+    if (g.degree(v) > 0 || k > 64 * count) sources.push_back(v);
+  }
+  return sources;
+}
+
+void write_distances(const csr_graph& g, const result& r, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw make_input_error(path, 0, "cannot create output file");
+  out << "# vertex distance (original ids)\n";
+  for (vertex_t v = 0; v < g.num_vertices; ++v) {
+    out << g.original_id(v) << ' ';
+    if (r.distances[v] == kUnreachable) out << "unreachable\n";
+    else out << r.distances[v] << '\n';
+  }
+  if (!out) throw make_input_error(path, 0, "write failed");
+}
+
+int run(apps::common_options& o, std::optional<original_id_t> source, std::size_t source_count) {
+  apps::report r("sssp");
+  apps::input_info info;
+  coo_graph coo = apps::load_input(o, r, info);
+  if (!o.random_weights) {
+    for (std::size_t i = 0; i < coo.weights.size(); ++i) {
+      if (coo.weights[i] < 0)
+        throw make_input_error(info.name, info.negative_weight_line,
+                               "negative weight " + std::to_string(coo.weights[i]) +
+                                   ": sssp needs non-negative weights (or --random-weights)");
+    }
+  }
+  const csr_graph g = apps::build_input(std::move(coo), o, {}, r);
+
+  const std::vector<vertex_t> sources = source ? std::vector<vertex_t>{apps::dense_vertex_id(g, *source)}
+                                               : pick_sources(g, source_count, o.seed);
+  std::vector<double> times, rates;
+  apps::verification checked;
+  double validate_seconds = 0;
+  std::uint64_t reached_first = 0;
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    result res;
+    std::vector<double> source_times;
+    for (int t = 0; t < o.trials; ++t) {
+      nvtx_range range("sssp run");
+      const auto start = std::chrono::steady_clock::now();
+      res = run_reference(g, sources[s]);
+      source_times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    const double seconds = apps::median(source_times);
+    const std::uint64_t traversed = edges_traversed(g, res);
+    times.insert(times.end(), source_times.begin(), source_times.end());
+    rates.push_back(traversed / std::max(seconds, 1e-12));
+    if (o.verbose)
+      std::cout << "source " << g.original_id(sources[s]) << ": " << seconds * 1e3 << " ms, " << traversed
+                << " edges traversed\n";
+    if (s == 0) {
+      for (const distance_t d : res.distances) reached_first += d != kUnreachable;
+      if (!o.output.empty()) {
+        apps::phase_timer timer(r, "output");
+        write_distances(g, res, o.output);
+      }
+    }
+    if (o.validate) {
+      nvtx_range range("sssp validate");
+      const auto start = std::chrono::steady_clock::now();
+      const apps::verification v = verify(g, run_textbook_dijkstra(g, sources[s]), res);
+      for (const auto& m : v.first) checked.mismatch("source " + std::to_string(g.original_id(sources[s])) + ", " + m);
+      checked.mismatches += v.mismatches - v.first.size();
+      validate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+  }
+  r.add_phase("run", apps::median(times));
+  if (o.validate) r.add_phase("validate", validate_seconds);
+  r.set("device", o.device + " (Boost.Graph dijkstra_shortest_paths)");
+  r.set("sources", std::uint64_t{sources.size()});
+  r.set("first source", std::uint64_t{g.original_id(sources[0])});
+  r.set("reached (first source)", reached_first);
+  r.set("trials per source", std::int64_t{o.trials});
+  r.set("MTEPS (median)", apps::median(rates) / 1e6);
+  if (o.validate) r.set_validation(checked);
+  r.print(std::cout);
+  if (!o.json.empty()) r.write_json(o.json);
+  return r.validation_failed() ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace graphkit::sssp
+
+int main(int argc, char** argv) {
+  using namespace graphkit;
+  CLI::App app{
+      "sssp: shortest-path distances from a source vertex to every vertex of a graph.\n"
+      "Unweighted graphs use weight 1; negative weights are refused. Distances are 64-bit."};
+  apps::common_options o;
+  std::optional<original_id_t> source;
+  std::size_t source_count = 1;
+  apps::add_common_options(app, o);
+  auto* source_opt = app.add_option("--source", source, "Source vertex, by its id in the input file");
+  app.add_option("--sources", source_count, "Run from this many random sources (seeded), report the median")
+      ->check(CLI::PositiveNumber)
+      ->excludes(source_opt);
+  app.add_option("--output", o.output, "Write 'vertex distance' lines (original ids) for the first source");
+  if (auto code = apps::parse_command_line(app, argc, argv)) return *code;
+  return apps::guarded_main([&] { return sssp::run(o, source, source_count); });
+}

@@ -1,0 +1,85 @@
+// DIMACS 9th Challenge shortest-path graphs (.gr): "c" comments, one
+// "p sp NODES ARCS" problem line, then "a U V W" arcs with U, V in 1..NODES.
+#include "graph/io/detail/fields.hpp"
+#include "graph/io/detail/raw_edges.hpp"
+#include "graph/io/detail/readers.hpp"
+
+namespace graphkit::detail {
+
+loaded_graph read_dimacs(const std::string& path, std::string_view text) {
+  const std::size_t total_bytes = text.size();
+  std::uint64_t nodes = 0, arcs = 0;
+  std::size_t line_no = 0, problem_line = 0;
+  std::string why;
+  while (problem_line == 0) {
+    if (text.empty()) throw make_input_error(path, line_no, "expected a problem line 'p sp NODES ARCS', found end of file");
+    std::string_view line = take_line(text);
+    ++line_no;
+    field_reader fields(line);
+    if (fields.at_end() || fields.peek() == 'c') continue;
+    const std::string kind = fields.next_token();
+    if (kind != "p")
+      throw make_input_error(path, line_no, "expected the problem line 'p sp NODES ARCS' before '" + kind + "' lines");
+    std::string_view rest = line.substr(line.find('p') + 1);
+    field_reader p(rest);
+    if (p.at_end() || p.next_token() != "sp")
+      throw make_input_error(path, line_no, "expected problem type 'sp', found '" + p.next_token() + "'");
+    p = field_reader(rest.substr(rest.find("sp") + 2));
+    if (!p.integer(nodes, "the node count", why) || !p.integer(arcs, "the arc count", why) ||
+        !p.expect_end("p sp NODES ARCS", why))
+      throw make_input_error(path, line_no, why);
+    if (nodes >= kMaxVertices)
+      throw make_input_error(path, line_no, std::to_string(nodes) + " nodes do not fit 32-bit ids");
+    problem_line = line_no;
+  }
+
+  auto parsed = parse_lines<raw_chunk>(
+      text, problem_line + 1, path, [&](raw_chunk& chunk, std::string_view line, std::size_t local) {
+        field_reader fields(line);
+        if (fields.at_end() || fields.peek() == 'c') return true;
+        if (fields.peek() == 'p') {
+          chunk.why = "a second problem line (the first is line " + std::to_string(problem_line) + ")";
+          return false;
+        }
+        if (fields.next_token() != "a") {
+          chunk.why = "expected an arc line 'a U V W', found '" + fields.next_token() + "'";
+          return false;
+        }
+        field_reader arc(line.substr(line.find('a') + 1));
+        std::uint64_t u = 0, v = 0;
+        std::int64_t wide = 0;
+        weight_t w = 0;
+        if (!arc.integer(u, "a tail node", chunk.why) || !arc.integer(v, "a head node", chunk.why)) return false;
+        for (const std::uint64_t node : {u, v}) {
+          if (node == 0 || node > nodes) {
+            chunk.why = "node " + std::to_string(node) + " is outside 1.." + std::to_string(nodes);
+            return false;
+          }
+        }
+        if (!arc.integer(wide, "an integer arc weight", chunk.why) || !narrow_weight(wide, w, chunk.why) ||
+            !arc.expect_end("a U V W", chunk.why))
+          return false;
+        chunk.add(u, v, w, local);
+        return true;
+      });
+  raw_edges raw = merge_chunks(std::move(parsed), path);
+  if (raw.src.size() != arcs)
+    throw make_input_error(path, problem_line, "the problem line promises " + std::to_string(arcs) +
+                                                   " arcs, the file has " + std::to_string(raw.src.size()));
+
+  loaded_graph out;
+  out.format = file_format::dimacs;
+  out.bytes = total_bytes;
+  out.negative_weight_line = raw.negative_weight_line;
+  out.negative_weight = raw.negative_weight;
+  out.graph.num_vertices = static_cast<vertex_t>(nodes);
+  out.graph.directed = true;
+  out.graph.src = to_zero_based(raw.src);
+  out.graph.dst = to_zero_based(raw.dst);
+  out.graph.weights = std::move(raw.weights);
+  out.graph.original_ids.resize(nodes);
+  for (std::uint64_t v = 0; v < nodes; ++v) out.graph.original_ids[v] = v + 1;
+  return out;
+}
+
+}  // namespace graphkit::detail

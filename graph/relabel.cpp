@@ -83,10 +83,11 @@ relabeled_edges relabel_sparse(std::span<const std::uint64_t> src, std::span<con
     return static_cast<vertex_t>(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
   };
   std::vector<vertex_t> new_id;  // by rank; empty means new id == rank
+  std::vector<std::uint64_t> original;  // by new id, when not the sorted ids
   if (order == relabel_order::first_seen) {
     new_id.assign(ids.size(), kUnassigned);
+    original.resize(ids.size());
     vertex_t next = 0;
-    std::vector<std::uint64_t> original(ids.size());
     for (std::size_t i = 0; i < m; ++i) {
       for (const std::uint64_t id : {src[i], dst[i]}) {
         vertex_t& slot = new_id[rank(id)];
@@ -96,7 +97,6 @@ relabeled_edges relabel_sparse(std::span<const std::uint64_t> src, std::span<con
         }
       }
     }
-    ids = std::move(original);
   }
   relabeled_edges out;
   out.num_vertices = static_cast<vertex_t>(ids.size());
@@ -106,9 +106,10 @@ relabeled_edges relabel_sparse(std::span<const std::uint64_t> src, std::span<con
     out.src[i] = new_id.empty() ? rank(src[i]) : new_id[rank(src[i])];
     out.dst[i] = new_id.empty() ? rank(dst[i]) : new_id[rank(dst[i])];
   });
+  out.original_ids = new_id.empty() ? std::move(ids) : std::move(original);
   bool identity = true;
-  for (std::size_t v = 0; v < ids.size() && identity; ++v) identity = ids[v] == v;
-  if (!identity) out.original_ids = std::move(ids);
+  for (std::size_t v = 0; v < out.original_ids.size() && identity; ++v) identity = out.original_ids[v] == v;
+  if (identity) out.original_ids.clear();
   return out;
 }
 

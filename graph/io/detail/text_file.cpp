@@ -40,6 +40,13 @@ std::string read_plain(const std::string& path) {
   return bytes;
 }
 
+// zlib's messages start with the path; ours already name the file.
+std::string gzip_reason(gzFile gz, const std::string& path, int& code) {
+  std::string why = gzerror(gz, &code);
+  if (why.rfind(path + ": ", 0) == 0) why.erase(0, path.size() + 2);
+  return why;
+}
+
 std::string read_gzip(const std::string& path) {
   gzFile gz = gzopen(path.c_str(), "rb");
   if (gz == nullptr) throw make_input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -51,7 +58,7 @@ std::string read_gzip(const std::string& path) {
     const int got = gzread(gz, bytes.data() + used, static_cast<unsigned>(std::min<std::size_t>(bytes.size() - used, 1u << 30)));
     if (got < 0) {
       int code = 0;
-      const std::string why = gzerror(gz, &code);
+      const std::string why = gzip_reason(gz, path, code);
       gzclose(gz);
       throw make_input_error(path, 0, "gzip stream is corrupt or truncated: " + why);
     }
@@ -60,7 +67,7 @@ std::string read_gzip(const std::string& path) {
   }
   // zlib reports a stream that ends early only through gzerror at the end.
   int code = Z_OK;
-  const std::string why = gzerror(gz, &code);
+  const std::string why = gzip_reason(gz, path, code);
   gzclose(gz);
   if (code != Z_OK && code != Z_STREAM_END)
     throw make_input_error(path, 0, "gzip stream is corrupt or truncated: " + why);

@@ -1,0 +1,86 @@
+// SSSP oracles: Boost's Dijkstra on hand-made graphs with known distances, and
+// against the textbook Dijkstra on random and real graphs.
+#include <gtest/gtest.h>
+
+#include "apps/sssp/sssp.hpp"
+#include "graph/build.hpp"
+#include "graph/generate/generators.hpp"
+#include "graph/io/load.hpp"
+#include "tests/common/test_support.hpp"
+
+namespace graphkit::sssp {
+namespace {
+
+csr_graph make(vertex_t n, std::vector<std::tuple<vertex_t, vertex_t, weight_t>> edges, bool directed = true) {
+  coo_graph g;
+  g.num_vertices = n;
+  g.directed = directed;
+  for (auto [u, v, w] : edges) g.src.push_back(u), g.dst.push_back(v), g.weights.push_back(w);
+  return to_csr(std::move(g));
+}
+
+TEST(SsspReference, HandMadeGraph) {
+  // 0 -> 1 (4), 0 -> 2 (1), 2 -> 1 (2), 1 -> 3 (5); 4 unreachable; 3 -> 0 back edge.
+  const csr_graph g = make(5, {{0, 1, 4}, {0, 2, 1}, {2, 1, 2}, {1, 3, 5}, {3, 0, 1}});
+  const result r = run_reference(g, 0);
+  EXPECT_EQ(r.distances, (std::vector<distance_t>{0, 3, 1, 8, kUnreachable}));
+  EXPECT_EQ(run_reference(g, 4).distances, (std::vector<distance_t>{kUnreachable, kUnreachable, kUnreachable, kUnreachable, 0}));
+  EXPECT_EQ(edges_traversed(g, r), 5u);
+}
+
+TEST(SsspReference, LongPathsNeed64BitDistances) {
+  const weight_t big = 2'000'000'000;
+  const csr_graph g = make(4, {{0, 1, big}, {1, 2, big}, {2, 3, big}});
+  EXPECT_EQ(run_reference(g, 0).distances[3], 3 * distance_t{big});
+}
+
+TEST(SsspReference, SingleVertexAndUnweightedGraph) {
+  EXPECT_EQ(run_reference(make(1, {}), 0).distances, std::vector<distance_t>{0});
+  coo_graph path;
+  path.num_vertices = 4;
+  path.directed = false;
+  path.src = {0, 1, 2};
+  path.dst = {1, 2, 3};
+  const csr_graph g = to_csr(std::move(path));
+  EXPECT_EQ(run_reference(g, 3).distances, (std::vector<distance_t>{3, 2, 1, 0}));
+}
+
+TEST(SsspReference, AgreesWithTextbookDijkstraOnGeneratedGraphs) {
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  for (const char* spec : {"rmat:11", "uniform:11:4", "grid:40x50"}) {
+    SCOPED_TRACE(spec);
+    coo_graph coo = generate(spec, seed);
+    clean_options rules;
+    rules.random_weights = std::string(spec).starts_with("grid") == false;
+    rules.seed = seed;
+    (void)clean(coo, rules);
+    const csr_graph g = to_csr(std::move(coo));
+    const vertex_t source = static_cast<vertex_t>(seed % g.num_vertices);
+    const apps::verification v = verify(g, run_textbook_dijkstra(g, source), run_reference(g, source));
+    EXPECT_TRUE(v.passed()) << (v.first.empty() ? "" : v.first[0]);
+  }
+}
+
+TEST(SsspReference, Rome99AgreesWithTextbookDijkstra) {
+  const csr_graph g = to_csr(load_graph(test::dataset("rome99.gr")).graph);
+  ASSERT_EQ(g.num_vertices, 3353u);
+  ASSERT_EQ(g.num_edges(), 8870u);
+  for (const vertex_t source : {0u, 1000u, 3352u}) {
+    const result r = run_reference(g, source);
+    EXPECT_TRUE(verify(g, run_textbook_dijkstra(g, source), r).passed());
+  }
+}
+
+TEST(SsspVerify, ReportsTheFirstMismatchesByOriginalId) {
+  csr_graph g = make(3, {{0, 1, 1}});
+  g.original_ids = {10, 20, 30};
+  result a{{0, 1, kUnreachable}}, b{{0, 2, 5}};
+  const apps::verification v = verify(g, a, b);
+  EXPECT_EQ(v.mismatches, 2u);
+  EXPECT_EQ(v.first[0], "vertex 20: expected 1, got 2");
+  EXPECT_EQ(v.first[1], "vertex 30: expected unreachable, got 5");
+}
+
+}  // namespace
+}  // namespace graphkit::sssp

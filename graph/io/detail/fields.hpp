@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 
 namespace graphkit::detail {
 
@@ -39,6 +40,19 @@ class field_reader {
     if (at_end()) {
       why = std::string("expected ") + what + ", found end of line";
       return false;
+    }
+    if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8) {
+      // Fast path for the common case, ids of up to 19 digits that end at a
+      // blank or the line's end; anything else goes to from_chars below,
+      // which also words the errors.
+      const char* p = pos_;
+      std::uint64_t v = 0;
+      while (p < end_ && p - pos_ < 19 && static_cast<unsigned char>(*p - '0') < 10) v = v * 10 + (*p++ - '0');
+      if (p > pos_ && (p == end_ || is_blank(*p))) {
+        value = v;
+        pos_ = p;
+        return true;
+      }
     }
     const auto [ptr, ec] = std::from_chars(pos_, end_, value);
     if (ec == std::errc::result_out_of_range) {

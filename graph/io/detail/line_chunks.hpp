@@ -63,6 +63,13 @@ parsed_chunks<State> parse_lines(std::string_view text, std::size_t first_line, 
     State& state = result.chunks[p];
     const char* pos = text.data() + cuts[p];
     const char* const end = text.data() + cuts[p + 1];
+    if constexpr (requires { state.reserve_lines(std::size_t{}); }) {
+      // One memchr pass is far cheaper than regrowing the output vectors.
+      std::size_t lines = 1;
+      for (const char* q = pos; (q = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(end - q)))); ++q)
+        ++lines;
+      state.reserve_lines(lines);
+    }
     while (pos < end) {
       const char* nl = static_cast<const char*>(std::memchr(pos, '\n', static_cast<std::size_t>(end - pos)));
       const char* line_end = nl ? nl : end;

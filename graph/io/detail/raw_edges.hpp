@@ -19,6 +19,13 @@ struct raw_chunk : chunk_base {
   std::size_t first_negative = kNoLine;    ///< ... and with a negative weight
   weight_t negative_value = 0;
 
+  std::size_t expected_lines = 0;
+
+  void reserve_lines(std::size_t lines) {
+    expected_lines = lines;
+    src.reserve(lines);
+    dst.reserve(lines);
+  }
   void add(std::uint64_t u, std::uint64_t v, std::size_t local_line) {
     src.push_back(u);
     dst.push_back(v);
@@ -27,8 +34,11 @@ struct raw_chunk : chunk_base {
   void add(std::uint64_t u, std::uint64_t v, weight_t w, std::size_t local_line) {
     src.push_back(u);
     dst.push_back(v);
+    if (first_weighted == kNoLine) {
+      first_weighted = local_line;
+      weights.reserve(expected_lines);
+    }
     weights.push_back(w);
-    if (first_weighted == kNoLine) first_weighted = local_line;
     if (w < 0 && first_negative == kNoLine) {
       first_negative = local_line;
       negative_value = w;

@@ -34,7 +34,7 @@ int run(const apps::common_options& o, const params& p, relabel_order order, con
   std::vector<double> times;
   for (int t = 0; t < o.trials; ++t) {
     cleaned = input;  // each trial cleans a fresh copy
-    nvtx_range range("dedup run");
+    nvtx_range range("run");
     const auto start = std::chrono::steady_clock::now();
     stats = run_cpu(cleaned, p);
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

@@ -57,7 +57,7 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
     result res;
     std::vector<double> source_times;
     for (int t = 0; t < o.trials; ++t) {
-      nvtx_range range("sssp run");
+      nvtx_range range("run");
       const auto start = std::chrono::steady_clock::now();
       res = run_reference(g, sources[s]);
       source_times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -77,7 +77,7 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
       }
     }
     if (o.validate) {
-      nvtx_range range("sssp validate");
+      nvtx_range range("validate");
       const auto start = std::chrono::steady_clock::now();
       const apps::verification v = verify(g, run_textbook_dijkstra(g, sources[s]), res);
       for (const auto& m : v.first) checked.mismatch("source " + std::to_string(g.original_id(sources[s])) + ", " + m);

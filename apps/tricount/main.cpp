@@ -31,7 +31,7 @@ int run(const apps::common_options& o, bool per_vertex) {
   result res;
   std::vector<double> times;
   for (int t = 0; t < o.trials; ++t) {
-    nvtx_range range("tricount run");
+    nvtx_range range("run");
     const auto start = std::chrono::steady_clock::now();
     res = run_reference(g, per_vertex);
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

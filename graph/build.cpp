@@ -15,6 +15,11 @@ weight_t random_weight(std::uint64_t seed, std::uint64_t i, weight_t max_weight)
   return static_cast<weight_t>(r % static_cast<std::uint64_t>(max_weight)) + 1;
 }
 
+void assign_random_weights(coo_graph& g, std::uint64_t seed, weight_t max_weight) {
+  g.weights.resize(g.num_edges());
+  for (std::size_t i = 0; i < g.weights.size(); ++i) g.weights[i] = random_weight(seed, i, max_weight);
+}
+
 namespace {
 
 std::uint64_t pack(vertex_t u, vertex_t v) { return (std::uint64_t{u} << 32) | v; }
@@ -52,7 +57,6 @@ void drop_duplicates(coo_graph& g, duplicate_weight keep, clean_stats& stats) {
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
-    std::size_t out = 0;
     std::vector<vertex_t> src, dst;
     std::vector<weight_t> weights;
     src.reserve(m);
@@ -74,7 +78,6 @@ void drop_duplicates(coo_graph& g, duplicate_weight keep, clean_stats& stats) {
       src.push_back(g.src[order[i]]);
       dst.push_back(g.dst[order[i]]);
       weights.push_back(static_cast<weight_t>(combined));
-      ++out;
       i = j;
     }
     g.src = std::move(src);
@@ -92,11 +95,7 @@ void drop_duplicates(coo_graph& g, duplicate_weight keep, clean_stats& stats) {
 clean_stats clean(coo_graph& g, const clean_options& options) {
   clean_stats stats;
   stats.input_edges = g.num_edges();
-  if (options.random_weights) {
-    g.weights.resize(g.num_edges());
-    for (std::size_t i = 0; i < g.weights.size(); ++i)
-      g.weights[i] = random_weight(options.seed, i, options.max_random_weight);
-  }
+  if (options.random_weights) assign_random_weights(g, options.seed, options.max_random_weight);
   if (options.symmetrize) g.directed = false;
   if (!g.directed) {
     for (std::size_t i = 0; i < g.src.size(); ++i)

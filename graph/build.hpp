@@ -41,6 +41,9 @@ clean_stats clean(coo_graph& g, const clean_options& options);
 /// both directions, a self-loop once. Original ids move over.
 csr_graph to_csr(coo_graph&& g);
 
+/// Sets (or replaces) every weight with random_weight(seed, i, max_weight).
+void assign_random_weights(coo_graph& g, std::uint64_t seed, weight_t max_weight = 255);
+
 /// Weight of edge i under a seed, uniform in [1, max_weight]; a pure function
 /// of (seed, i) so that generators, loaders and tests agree at any thread count.
 weight_t random_weight(std::uint64_t seed, std::uint64_t i, weight_t max_weight);

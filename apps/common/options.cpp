@@ -32,7 +32,7 @@ void add_common_options(CLI::App& app, common_options& o, bool positional_input)
       ->capture_default_str();
 }
 
-coo_graph load_input(const common_options& o, report& r, input_info& info) {
+coo_graph load_input(const common_options& o, report& r, input_info& info, relabel_order order) {
   if (o.input.empty() && o.generator.empty()) throw input_error("no input: give a graph file or --gen SPEC");
   coo_graph g;
   {
@@ -43,6 +43,7 @@ coo_graph load_input(const common_options& o, report& r, input_info& info) {
     } else {
       info.name = o.input;
       load_options lo;
+      lo.relabel = order;
       if (!o.format.empty()) {
         lo.format = parse_format_name(o.format);
         if (!lo.format)
@@ -90,6 +91,12 @@ vertex_t dense_vertex_id(const csr_graph& g, original_id_t original) {
     if (it != g.original_ids.end()) return static_cast<vertex_t>(it - g.original_ids.begin());
   }
   throw input_error("vertex " + std::to_string(original) + " is not in the graph");
+}
+
+int finish(const report& r, const common_options& o) {
+  r.print(std::cout);
+  if (!o.json.empty()) r.write_json(o.json);
+  return r.validation_failed() ? 1 : 0;
 }
 
 int guarded_main(const std::function<int()>& body) {

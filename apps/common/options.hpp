@@ -44,7 +44,8 @@ struct input_info {
 };
 
 /// Runs the "load" phase (file or generator) into `report`, with its rate.
-coo_graph load_input(const common_options& options, report& r, input_info& info);
+coo_graph load_input(const common_options& options, report& r, input_info& info,
+                     relabel_order order = relabel_order::sorted);
 
 /// Runs the "build" phase: clean() with the app's rules plus --symmetrize and
 /// --random-weights, then the CSR build. Reports vertices, edges and removals.
@@ -53,6 +54,10 @@ csr_graph build_input(coo_graph&& g, const common_options& options, clean_option
 /// Maps an original vertex id (as the input file spells it) to its dense id.
 /// Throws input_error naming the id when the graph has no such vertex.
 vertex_t dense_vertex_id(const csr_graph& g, original_id_t original);
+
+/// Prints the report, writes it as JSON if asked; returns the exit code
+/// (1 when validation failed).
+int finish(const report& r, const common_options& options);
 
 /// Runs `body` and turns graphkit's errors into messages and exit codes:
 /// 2 for bad input, bad options and resources (GPU memory), 1 for anything else.

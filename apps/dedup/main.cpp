@@ -11,33 +11,16 @@ namespace {
 int run(const apps::common_options& o, const params& p, relabel_order order, const std::string& out_path,
         const std::string& out_format) {
   apps::report r("dedup");
-  coo_graph input;
-  {
-    apps::phase_timer timer(r, "load");
-    load_options lo;
-    lo.relabel = order;
-    if (!o.format.empty()) {
-      lo.format = parse_format_name(o.format);
-      if (!lo.format) throw input_error("--format '" + o.format + "' is not one of " + std::string(format_choices()));
-    }
-    loaded_graph loaded = load_graph(o.input, lo);
-    for (auto& w : loaded.warnings) r.warn(std::move(w));
-    r.set("load MB/s", loaded.bytes / 1e6 / std::max(timer.seconds(), 1e-9));
-    input = std::move(loaded.graph);
-  }
-  if (o.random_weights) {
-    input.weights.resize(input.num_edges());
-    for (std::size_t i = 0; i < input.num_edges(); ++i) input.weights[i] = random_weight(o.seed, i, 255);
-  }
+  apps::input_info info;
+  coo_graph input = apps::load_input(o, r, info, order);
+  // Weights are drawn before the copy for the oracle, so both see the same.
+  if (o.random_weights) assign_random_weights(input, o.seed);
   coo_graph cleaned;
   clean_stats stats;
   std::vector<double> times;
   for (int t = 0; t < o.trials; ++t) {
-    cleaned = input;  // each trial cleans a fresh copy
-    nvtx_range range("run");
-    const auto start = std::chrono::steady_clock::now();
-    stats = run_cpu(cleaned, p);
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    cleaned = input;  // each trial cleans a fresh copy, outside the timing
+    times.push_back(apps::time_trials(1, [&] { stats = run_cpu(cleaned, p); })[0]);
   }
   r.add_phase("run", apps::median(times));
   {
@@ -58,15 +41,12 @@ int run(const apps::common_options& o, const params& p, relabel_order order, con
     r.set_validation(std::move(v));
   }
   r.set("device", o.device);
-  r.set("input edges", std::uint64_t{stats.input_edges});
   r.set("duplicates removed", std::uint64_t{stats.duplicates_removed});
   r.set("self-loops removed", std::uint64_t{stats.self_loops_removed});
   r.set("output edges", std::uint64_t{cleaned.num_edges()});
   r.set("vertices", std::uint64_t{cleaned.num_vertices});
   r.set("Medges/s", stats.input_edges / std::max(r.phase_seconds("run"), 1e-12) / 1e6);
-  r.print(std::cout);
-  if (!o.json.empty()) r.write_json(o.json);
-  return r.validation_failed() ? 1 : 0;
+  return apps::finish(r, o);
 }
 
 }  // namespace

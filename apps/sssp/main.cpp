@@ -55,13 +55,7 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
   std::uint64_t reached_first = 0;
   for (std::size_t s = 0; s < sources.size(); ++s) {
     result res;
-    std::vector<double> source_times;
-    for (int t = 0; t < o.trials; ++t) {
-      nvtx_range range("run");
-      const auto start = std::chrono::steady_clock::now();
-      res = run_reference(g, sources[s]);
-      source_times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
+    const std::vector<double> source_times = apps::time_trials(o.trials, [&] { res = run_reference(g, sources[s]); });
     const double seconds = apps::median(source_times);
     const std::uint64_t traversed = edges_traversed(g, res);
     times.insert(times.end(), source_times.begin(), source_times.end());
@@ -94,9 +88,7 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
   r.set("trials per source", std::int64_t{o.trials});
   r.set("MTEPS (median)", apps::median(rates) / 1e6);
   if (o.validate) r.set_validation(checked);
-  r.print(std::cout);
-  if (!o.json.empty()) r.write_json(o.json);
-  return r.validation_failed() ? 1 : 0;
+  return apps::finish(r, o);
 }
 
 }  // namespace

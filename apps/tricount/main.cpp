@@ -29,14 +29,9 @@ int run(const apps::common_options& o, bool per_vertex) {
   const csr_graph g = apps::build_input(std::move(coo), o, rules, r);
 
   result res;
-  std::vector<double> times;
-  for (int t = 0; t < o.trials; ++t) {
-    nvtx_range range("run");
-    const auto start = std::chrono::steady_clock::now();
-    res = run_reference(g, per_vertex);
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    if (o.verbose) std::cout << "trial " << t << ": " << times.back() * 1e3 << " ms\n";
-  }
+  const std::vector<double> times = apps::time_trials(o.trials, [&] { res = run_reference(g, per_vertex); });
+  if (o.verbose)
+    for (std::size_t t = 0; t < times.size(); ++t) std::cout << "trial " << t << ": " << times[t] * 1e3 << " ms\n";
   r.add_phase("run", apps::median(times));
   if (!o.output.empty()) {
     apps::phase_timer timer(r, "output");
@@ -56,9 +51,7 @@ int run(const apps::common_options& o, bool per_vertex) {
   if (per_vertex && !res.per_vertex.empty())
     r.set("max per vertex", *std::max_element(res.per_vertex.begin(), res.per_vertex.end()));
   r.set("Medges/s", g.num_edges() / 2 / std::max(r.phase_seconds("run"), 1e-12) / 1e6);
-  r.print(std::cout);
-  if (!o.json.empty()) r.write_json(o.json);
-  return r.validation_failed() ? 1 : 0;
+  return apps::finish(r, o);
 }
 
 }  // namespace

@@ -27,9 +27,9 @@ class device_buffer {
 
  public:
   device_buffer() = default;
-  explicit device_buffer(std::size_t count, cudaStream_t stream = nullptr) { allocate(count, stream); }
+  explicit device_buffer(std::size_t count) { allocate(count); }
   explicit device_buffer(std::span<const T> host, cudaStream_t stream = nullptr) {
-    allocate(host.size(), stream);
+    allocate(host.size());
     copy_from_host(host, stream);
   }
   device_buffer(const device_buffer&) = delete;
@@ -77,8 +77,7 @@ class device_buffer {
   }
 
  private:
-  void allocate(std::size_t count, cudaStream_t stream) {
-    (void)stream;
+  void allocate(std::size_t count) {
     if (count == 0) return;
     const std::size_t wanted = count * sizeof(T);
     if (count > SIZE_MAX / sizeof(T)) throw device_memory_error("device_buffer: size overflows");

@@ -10,16 +10,10 @@
 #include "primitives/common/device.hpp"
 #include "primitives/common/device_buffer.hpp"
 #include "primitives/common/error.hpp"
+#include "tests/common/gpu_support.hpp"
 
 namespace graphkit {
 namespace {
-
-#define GRAPHKIT_REQUIRE_GPU()                                               \
-  do {                                                                       \
-    if (const std::string why = cuda_unavailable_reason(); !why.empty()) {   \
-      GTEST_SKIP() << why;                                                   \
-    }                                                                        \
-  } while (0)
 
 __global__ void degree_kernel(device_csr_view g, edge_t* degrees) {
   const auto v = static_cast<vertex_t>(blockIdx.x * blockDim.x + threadIdx.x);

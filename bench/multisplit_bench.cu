@@ -1,0 +1,193 @@
+// Multisplit throughput against the copy ceiling, CUB's radix sort on the
+// bucket ids (ceil(log2 m) bits) and, for m = 2, thrust::stable_partition,
+// all measured in this run. Every configuration's output is checked against
+// the radix sort's (both are stable), so no figure comes from a wrong answer.
+//
+//   multisplit_bench [--log-keys 28] [--log-pairs 27] [--reps 10]
+#include <CLI/CLI.hpp>
+
+#include <thrust/device_ptr.h>
+#include <thrust/equal.h>
+#include <thrust/execution_policy.h>
+#include <thrust/partition.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "primitives/multisplit/multisplit.cuh"
+
+namespace {
+
+using namespace graphkit;
+
+struct uniform_bucket {  // keys are random: the low bits are uniform
+  std::uint32_t m;
+  __host__ __device__ std::uint32_t operator()(std::uint32_t key) const { return key % m; }
+};
+struct skewed_bucket {  // leading zeros of a random key: bucket b has probability 2^-(b+1)
+  std::uint32_t m;
+  __device__ std::uint32_t operator()(std::uint32_t key) const {
+    return min(static_cast<std::uint32_t>(__clz(key)), m - 1);
+  }
+};
+struct is_bucket_zero {
+  skewed_bucket skewed;
+  bool use_skewed;
+  std::uint32_t m;
+  __device__ bool operator()(std::uint32_t key) const {
+    return (use_skewed ? skewed(key) : uniform_bucket{m}(key)) == 0;
+  }
+};
+template <class F>
+__global__ void compute_ids(const std::uint32_t* keys, std::size_t n, F f, std::uint32_t* ids) {
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i < n) ids[i] = f(keys[i]);
+}
+__global__ void pack_pairs(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, std::uint64_t* out) {
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (std::uint64_t{keys[i]} << 32) | values[i];
+}
+__global__ void unpack_pairs(const std::uint64_t* in, std::size_t n, std::uint32_t* keys, std::uint32_t* values) {
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i < n) keys[i] = static_cast<std::uint32_t>(in[i] >> 32), values[i] = static_cast<std::uint32_t>(in[i]);
+}
+
+class timer {
+ public:
+  timer() {
+    GRAPHKIT_CUDA_TRY(cudaEventCreate(&start_));
+    GRAPHKIT_CUDA_TRY(cudaEventCreate(&stop_));
+  }
+  ~timer() { cudaEventDestroy(start_), cudaEventDestroy(stop_); }
+  /// Median milliseconds of `reps` runs after two warm-ups; `prepare` runs untimed before each.
+  template <class Body, class Prepare>
+  double median_ms(int reps, Body&& body, Prepare&& prepare) {
+    std::vector<float> ms;
+    for (int r = -2; r < reps; ++r) {
+      prepare();
+      GRAPHKIT_CUDA_TRY(cudaEventRecord(start_));
+      body();
+      GRAPHKIT_CUDA_TRY(cudaEventRecord(stop_));
+      GRAPHKIT_CUDA_TRY(cudaEventSynchronize(stop_));
+      float t = 0;
+      GRAPHKIT_CUDA_TRY(cudaEventElapsedTime(&t, start_, stop_));
+      if (r >= 0) ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+  }
+  template <class Body>
+  double median_ms(int reps, Body&& body) {
+    return median_ms(reps, body, [] {});
+  }
+
+ private:
+  cudaEvent_t start_, stop_;
+};
+
+unsigned blocks(std::size_t n) { return static_cast<unsigned>((n + 255) / 256); }
+int bits_for(std::uint32_t m) { return m <= 1 ? 1 : 32 - __builtin_clz(m - 1); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"multisplit_bench: GPU multisplit against copy bandwidth, CUB radix sort and stable_partition"};
+  int log_keys = 28, log_pairs = 27, reps = 10;
+  app.add_option("--log-keys", log_keys)->capture_default_str();
+  app.add_option("--log-pairs", log_pairs)->capture_default_str();
+  app.add_option("--reps", reps)->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  try {
+    const std::size_t n = std::size_t{1} << log_keys, np = std::size_t{1} << log_pairs;
+    std::vector<std::uint32_t> host(n);
+    std::mt19937_64 rng(12345);
+    for (auto& k : host) k = static_cast<std::uint32_t>(rng());
+    device_buffer<std::uint32_t> keys{std::span<const std::uint32_t>(host)}, out(n), ids(n), sorted_ids(n), ref(n),
+        work(n), values(np), values_out(np);
+    device_buffer<std::uint64_t> packed(np), packed_out(np);
+    std::vector<std::uint32_t> iota(np);
+    for (std::size_t i = 0; i < np; ++i) iota[i] = static_cast<std::uint32_t>(i);
+    values.copy_from_host(iota);
+    device_buffer<std::uint32_t> d_offsets(257);
+    device_buffer<unsigned char> cub_temp;
+    multisplit_workspace ws;
+    timer t;
+
+    const double copy_ms = t.median_ms(reps, [&] {
+      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(out.data(), keys.data(), n * 4, cudaMemcpyDeviceToDevice));
+    });
+    const double copy_gbs = 2.0 * n * 4 / copy_ms / 1e6;
+    std::printf("multisplit on %s; copy ceiling %.0f GB/s (bytes read + written), median of %d\n", "the GPU", copy_gbs, reps);
+    std::printf("| items | m | ids | multisplit ms | G items/s | %% of copy bw | CUB radix ms | vs CUB | stable_partition ms | vs partition | check |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+
+    auto radix_ms = [&](std::size_t count, auto* in_values, auto* out_values, int bits) {
+      std::size_t bytes = 0;
+      GRAPHKIT_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, bytes, ids.data(), sorted_ids.data(), in_values,
+                                                        out_values, count, 0, bits));
+      if (cub_temp.size() < bytes) cub_temp = device_buffer<unsigned char>(bytes);
+      return t.median_ms(reps, [&] {
+        GRAPHKIT_CUDA_TRY(cub::DeviceRadixSort::SortPairs(cub_temp.data(), bytes, ids.data(), sorted_ids.data(),
+                                                          in_values, out_values, count, 0, bits));
+      });
+    };
+    bool all_ok = true;
+    for (const bool skewed : {false, true}) {
+      for (const std::uint32_t m : {2u, 4u, 8u, 16u, 32u, 64u, 128u, 256u}) {
+        const uniform_bucket ub{m};
+        const skewed_bucket sb{m};
+        // keys
+        if (skewed) compute_ids<<<blocks(n), 256>>>(keys.data(), n, sb, ids.data());
+        else compute_ids<<<blocks(n), 256>>>(keys.data(), n, ub, ids.data());
+        GRAPHKIT_CHECK_LAUNCH();
+        const double ms = t.median_ms(reps, [&] {
+          if (skewed) multisplit_keys_async(keys.data(), out.data(), n, m, sb, d_offsets.data(), ws);
+          else multisplit_keys_async(keys.data(), out.data(), n, m, ub, d_offsets.data(), ws);
+        });
+        const double cub = radix_ms(n, keys.data(), ref.data(), bits_for(m));
+        const bool ok = thrust::equal(thrust::device, out.data(), out.data() + n, ref.data()) &&
+                        ws.out_of_range_count() == 0;
+        all_ok = all_ok && ok;
+        char partition[64] = "-", vs_partition[32] = "-";
+        if (m == 2) {
+          const is_bucket_zero pred{sb, skewed, m};
+          const double pms = t.median_ms(
+              reps, [&] { thrust::stable_partition(thrust::device, work.data(), work.data() + n, pred); },
+              [&] { GRAPHKIT_CUDA_TRY(cudaMemcpy(work.data(), keys.data(), n * 4, cudaMemcpyDeviceToDevice)); });
+          std::snprintf(partition, sizeof partition, "%.3f", pms);
+          std::snprintf(vs_partition, sizeof vs_partition, "%.2fx", pms / ms);
+        }
+        std::printf("| 2^%d keys | %u | %s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %s | %s | %s |\n", log_keys, m,
+                    skewed ? "skewed" : "uniform", ms, n / ms / 1e6, 100.0 * (12.0 * n / ms / 1e6) / copy_gbs, cub,
+                    cub / ms, partition, vs_partition, ok ? "ok" : "WRONG");
+        // pairs: 32-bit keys with 32-bit values; CUB carries them packed in 64 bits
+        if (skewed) compute_ids<<<blocks(np), 256>>>(keys.data(), np, sb, ids.data());
+        else compute_ids<<<blocks(np), 256>>>(keys.data(), np, ub, ids.data());
+        GRAPHKIT_CHECK_LAUNCH();
+        const double pms = t.median_ms(reps, [&] {
+          if (skewed)
+            multisplit_pairs_async(keys.data(), values.data(), out.data(), values_out.data(), np, m, sb, d_offsets.data(), ws);
+          else
+            multisplit_pairs_async(keys.data(), values.data(), out.data(), values_out.data(), np, m, ub, d_offsets.data(), ws);
+        });
+        pack_pairs<<<blocks(np), 256>>>(keys.data(), values.data(), np, packed.data());
+        GRAPHKIT_CHECK_LAUNCH();
+        const double pcub = radix_ms(np, packed.data(), packed_out.data(), bits_for(m));
+        unpack_pairs<<<blocks(np), 256>>>(packed_out.data(), np, ref.data(), work.data());
+        GRAPHKIT_CHECK_LAUNCH();
+        const bool pok = thrust::equal(thrust::device, out.data(), out.data() + np, ref.data()) &&
+                         thrust::equal(thrust::device, values_out.data(), values_out.data() + np, work.data());
+        all_ok = all_ok && pok;
+        std::printf("| 2^%d pairs | %u | %s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | - | - | %s |\n", log_pairs, m,
+                    skewed ? "skewed" : "uniform", pms, np / pms / 1e6, 100.0 * (24.0 * np / pms / 1e6) / copy_gbs,
+                    pcub, pcub / pms, pok ? "ok" : "WRONG");
+      }
+    }
+    return all_ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "multisplit_bench: %s\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,225 @@
+// Host side of multisplit: tuning per architecture, method choice, the
+// global scan, the radix-sort fallback, and the public entry points.
+#pragma once
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <limits>
+#include <string>
+
+#include "primitives/common/error.hpp"
+#include "primitives/multisplit/detail/kernels.cuh"
+
+namespace graphkit {
+
+namespace multisplit_detail {
+
+/// Tuning for Hopper (sm_90), measured on an H100 (bench/multisplit_bench).
+/// Items per warp are compile-time so that the per-item state stays in
+/// registers; larger tiles mean fewer histogram columns to scan.
+struct tuning_sm90 {
+  static constexpr int kWarps = 8;
+  static constexpr int kWarpItems = 8;
+  /// Block tiles shrink as items grow, to stay inside 48 KB of static shared memory.
+  template <class Key, class Value>
+  static constexpr int block_items() {
+    constexpr std::size_t bytes = sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0);
+    return bytes <= 4 ? 16 : bytes <= 8 ? 12 : 6;
+  }
+};
+using tuning = tuning_sm90;
+
+inline int id_bits(std::uint32_t m) { return m <= 1 ? 0 : 32 - __builtin_clz(m - 1); }
+
+inline multisplit_method resolve(multisplit_method method, std::uint32_t m) {
+  if (m == 0) throw error("multisplit: the number of buckets must be at least 1");
+  if (method == multisplit_method::automatic)
+    return m <= kMultisplitWarpMaxBuckets    ? multisplit_method::warp
+           : m <= kMultisplitBlockMaxBuckets ? multisplit_method::block
+                                             : multisplit_method::radix_sort;
+  if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)
+    throw error("multisplit: the warp method takes at most 32 buckets, asked for " + std::to_string(m));
+  if (method == multisplit_method::block && m > kMultisplitBlockMaxBuckets)
+    throw error("multisplit: the block method takes at most 256 buckets, asked for " + std::to_string(m));
+  return method;
+}
+
+inline unsigned blocks_for(std::size_t items, std::size_t per_block) {
+  return static_cast<unsigned>((items + per_block - 1) / per_block);
+}
+
+template <class Key, class Value, class BucketOf>
+void radix_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                 std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
+                 cudaStream_t stream, bool offsets_only) {
+  std::uint32_t* ids = ws.scratch(ws.ids_, n);
+  std::uint32_t* sorted_ids = ws.scratch(ws.sorted_ids_, n);
+  std::uint32_t* order = ws.scratch(ws.order_, n);
+  std::uint32_t* sorted_order = ws.scratch(ws.sorted_order_, n);
+  constexpr unsigned kThreads = 256;
+  classify<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(keys_in, n, m, bucket_of, ids, order,
+                                                             ws.out_of_range_.data());
+  GRAPHKIT_CHECK_LAUNCH();
+  // Sort on the bits of m itself, so that out-of-range items (id m) sort last.
+  const int end_bit = std::max(1, id_bits(m + 1));
+  std::size_t temp_bytes = 0;
+  GRAPHKIT_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, ids, sorted_ids, order, sorted_order,
+                                                    static_cast<int>(n), 0, end_bit, stream));
+  void* temp = ws.scratch(ws.cub_temp_, temp_bytes);
+  GRAPHKIT_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, ids, sorted_ids, order, sorted_order,
+                                                    static_cast<int>(n), 0, end_bit, stream));
+  if (n == 0) {
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(offsets, 0, (std::size_t{m} + 1) * sizeof(std::uint32_t), stream));
+  } else {
+    offsets_from_sorted<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(sorted_ids, n, m, offsets);
+    GRAPHKIT_CHECK_LAUNCH();
+  }
+  if (offsets_only || n == 0) return;
+  gather_sorted<<<blocks_for(n, kThreads), kThreads, 0, stream>>>(keys_in, values_in, sorted_order, offsets, m,
+                                                                  keys_out, values_out);
+  GRAPHKIT_CHECK_LAUNCH();
+}
+
+template <class Key, class Value, class BucketOf>
+void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+         std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws, cudaStream_t stream,
+         multisplit_method method, bool offsets_only) {
+  method = resolve(method, m);
+  if (n >= std::numeric_limits<std::uint32_t>::max())
+    throw error("multisplit: " + std::to_string(n) + " items; at most 2^32 - 2 are supported (32-bit offsets)");
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
+  if (method == multisplit_method::radix_sort)
+    return radix_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
+
+  constexpr int kWarps = tuning::kWarps;
+  const bool warp_method = method == multisplit_method::warp;
+  constexpr int kBlockItems = tuning::block_items<Key, Value>();
+  const std::size_t unit_items = warp_method ? 32 * tuning::kWarpItems : kWarps * 32 * kBlockItems;
+  const std::size_t units = (n + unit_items - 1) / unit_items;
+  const std::size_t cells = std::size_t{m} * units + 1;  // + 1: the scan's total lands there
+  std::uint32_t* histogram = ws.scratch(ws.histogram_, cells);
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(histogram + cells - 1, 0, sizeof(std::uint32_t), stream));
+  const unsigned grid = warp_method ? blocks_for(units, kWarps) : static_cast<unsigned>(units);
+  const int bits = id_bits(m);
+
+  if (grid > 0) {
+    if (warp_method)
+      warp_prescan<kWarps, tuning::kWarpItems><<<grid, kWarps * 32, 0, stream>>>(
+          keys_in, n, m, bits, bucket_of, histogram, units, ws.out_of_range_.data());
+    else
+      block_prescan<kWarps, kBlockItems><<<grid, kWarps * 32, 0, stream>>>(keys_in, n, m, bucket_of, histogram,
+                                                                          units, ws.out_of_range_.data());
+    GRAPHKIT_CHECK_LAUNCH();
+  }
+  std::size_t temp_bytes = 0;
+  GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, histogram, histogram, cells, stream));
+  void* temp = ws.scratch(ws.cub_temp_, temp_bytes);
+  GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, histogram, histogram, cells, stream));
+  gather_offsets<<<blocks_for(std::size_t{m} + 1, 256), 256, 0, stream>>>(histogram, units, m, offsets);
+  GRAPHKIT_CHECK_LAUNCH();
+  if (offsets_only || grid == 0) return;
+  if (warp_method)
+    warp_postscan<kWarps, tuning::kWarpItems><<<grid, kWarps * 32, 0, stream>>>(
+        keys_in, values_in, keys_out, values_out, n, m, bits, bucket_of, histogram, units);
+  else
+    block_postscan<kWarps, kBlockItems><<<grid, kWarps * 32, 0, stream>>>(keys_in, values_in, keys_out, values_out,
+                                                                         n, m, bucket_of, histogram, units);
+  GRAPHKIT_CHECK_LAUNCH();
+}
+
+inline std::vector<std::uint32_t> finish(const std::uint32_t* d_offsets, std::uint32_t m,
+                                         const multisplit_workspace& ws, cudaStream_t stream) {
+  ws.throw_if_out_of_range(m, stream);
+  std::vector<std::uint32_t> offsets(std::size_t{m} + 1);
+  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(offsets.data(), d_offsets, offsets.size() * sizeof(std::uint32_t),
+                                    cudaMemcpyDeviceToHost, stream));
+  GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
+  return offsets;
+}
+
+}  // namespace multisplit_detail
+
+// ---- multisplit_workspace ----------------------------------------------------
+
+inline multisplit_workspace::multisplit_workspace() : out_of_range_(1) {}
+
+template <class T>
+T* multisplit_workspace::scratch(device_buffer<T>& buffer, std::size_t count) {
+  if (buffer.size() < count) buffer = device_buffer<T>(std::max<std::size_t>(count, 1));
+  return buffer.data();
+}
+
+inline std::uint32_t multisplit_workspace::out_of_range_count(cudaStream_t stream) const {
+  std::uint32_t count = 0;
+  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(&count, out_of_range_.data(), sizeof count, cudaMemcpyDeviceToHost, stream));
+  GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
+  return count;
+}
+
+inline void multisplit_workspace::throw_if_out_of_range(std::uint32_t num_buckets, cudaStream_t stream) const {
+  if (const std::uint32_t bad = out_of_range_count(stream); bad != 0)
+    throw error("multisplit: " + std::to_string(bad) + " keys have bucket ids outside [0, " +
+                std::to_string(num_buckets) + ")");
+}
+
+// ---- entry points --------------------------------------------------------------
+
+template <class Key, class BucketOf>
+void multisplit_keys_async(const Key* d_keys_in, Key* d_keys_out, std::size_t n, std::uint32_t num_buckets,
+                           BucketOf bucket_of, std::uint32_t* d_offsets, multisplit_workspace& workspace,
+                           cudaStream_t stream, multisplit_method method) {
+  using multisplit_detail::no_value;
+  multisplit_detail::run<Key, no_value>(d_keys_in, static_cast<const no_value*>(nullptr), d_keys_out,
+                                        static_cast<no_value*>(nullptr), n, num_buckets, bucket_of, d_offsets,
+                                        workspace, stream, method, false);
+}
+
+template <class Key, class BucketOf>
+std::vector<std::uint32_t> multisplit_keys(const Key* d_keys_in, Key* d_keys_out, std::size_t n,
+                                           std::uint32_t num_buckets, BucketOf bucket_of,
+                                           multisplit_workspace& workspace, cudaStream_t stream,
+                                           multisplit_method method) {
+  device_buffer<std::uint32_t> offsets(std::size_t{num_buckets} + 1);
+  multisplit_keys_async(d_keys_in, d_keys_out, n, num_buckets, bucket_of, offsets.data(), workspace, stream, method);
+  return multisplit_detail::finish(offsets.data(), num_buckets, workspace, stream);
+}
+
+template <class Key, class Value, class BucketOf>
+void multisplit_pairs_async(const Key* d_keys_in, const Value* d_values_in, Key* d_keys_out, Value* d_values_out,
+                            std::size_t n, std::uint32_t num_buckets, BucketOf bucket_of, std::uint32_t* d_offsets,
+                            multisplit_workspace& workspace, cudaStream_t stream, multisplit_method method) {
+  multisplit_detail::run<Key, Value>(d_keys_in, d_values_in, d_keys_out, d_values_out, n, num_buckets, bucket_of,
+                                     d_offsets, workspace, stream, method, false);
+}
+
+template <class Key, class Value, class BucketOf>
+std::vector<std::uint32_t> multisplit_pairs(const Key* d_keys_in, const Value* d_values_in, Key* d_keys_out,
+                                            Value* d_values_out, std::size_t n, std::uint32_t num_buckets,
+                                            BucketOf bucket_of, multisplit_workspace& workspace, cudaStream_t stream,
+                                            multisplit_method method) {
+  device_buffer<std::uint32_t> offsets(std::size_t{num_buckets} + 1);
+  multisplit_pairs_async(d_keys_in, d_values_in, d_keys_out, d_values_out, n, num_buckets, bucket_of, offsets.data(),
+                         workspace, stream, method);
+  return multisplit_detail::finish(offsets.data(), num_buckets, workspace, stream);
+}
+
+template <class Key, class BucketOf>
+void multisplit_offsets_async(const Key* d_keys_in, std::size_t n, std::uint32_t num_buckets, BucketOf bucket_of,
+                              std::uint32_t* d_offsets, multisplit_workspace& workspace, cudaStream_t stream) {
+  using multisplit_detail::no_value;
+  multisplit_detail::run<Key, no_value>(d_keys_in, static_cast<const no_value*>(nullptr), static_cast<Key*>(nullptr),
+                                        static_cast<no_value*>(nullptr), n, num_buckets, bucket_of, d_offsets,
+                                        workspace, stream, multisplit_method::automatic, true);
+}
+
+template <class Key, class BucketOf>
+std::vector<std::uint32_t> multisplit_offsets(const Key* d_keys_in, std::size_t n, std::uint32_t num_buckets,
+                                              BucketOf bucket_of, multisplit_workspace& workspace,
+                                              cudaStream_t stream) {
+  device_buffer<std::uint32_t> offsets(std::size_t{num_buckets} + 1);
+  multisplit_offsets_async(d_keys_in, n, num_buckets, bucket_of, offsets.data(), workspace, stream);
+  return multisplit_detail::finish(offsets.data(), num_buckets, workspace, stream);
+}
+
+}  // namespace graphkit

@@ -1,0 +1,249 @@
+// The multisplit kernels: pre-scan (histograms) and post-scan (rank, reorder
+// in shared memory, coalesced scatter) for the warp and block methods, and
+// the pieces of the radix-sort fallback.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "primitives/multisplit/detail/block_rank.cuh"
+#include "primitives/multisplit/detail/warp_rank.cuh"
+
+namespace graphkit {
+struct bucket_ids_of;
+}
+
+namespace graphkit::multisplit_detail {
+
+/// Stands in for the value type of keys-only calls.
+struct no_value {};
+
+template <class Value>
+inline constexpr bool kHasValues = !std::is_same_v<Value, no_value>;
+
+/// Storage for tile values: real for pairs, one dummy element for keys only.
+template <class Value, int N>
+using value_tile = Value[kHasValues<Value> ? N : 1];
+
+template <class BucketOf, class Key>
+__device__ __forceinline__ std::uint32_t bucket_of_item(const BucketOf& bucket_of, const Key* keys, std::size_t i) {
+  if constexpr (std::is_same_v<BucketOf, bucket_ids_of>) return bucket_of.ids[i];
+  else return static_cast<std::uint32_t>(bucket_of(keys[i]));
+}
+
+// Loads item i of the input if in range and classifies it; out-of-range ids
+// make the item invalid and are counted.
+template <class Key, class BucketOf>
+__device__ __forceinline__ void load_item(const Key* keys, std::size_t n, std::size_t i, std::uint32_t m,
+                                          const BucketOf& bucket_of, Key& key, std::uint32_t& bucket, bool& valid,
+                                          std::uint32_t& bad) {
+  valid = i < n;
+  bucket = 0;
+  if (valid) {
+    key = keys[i];
+    bucket = bucket_of_item(bucket_of, keys, i);
+    if (bucket >= m) {
+      valid = false;
+      ++bad;
+    }
+  }
+}
+
+// ---- warp method (m <= 32): units are warps --------------------------------
+
+template <int Warps, int Items, class Key, class BucketOf>
+__global__ void __launch_bounds__(Warps * 32)
+    warp_prescan(const Key* keys, std::size_t n, std::uint32_t m, int bits, BucketOf bucket_of,
+                 std::uint32_t* histogram, std::size_t units, std::uint32_t* out_of_range) {
+  const std::size_t unit = std::size_t{blockIdx.x} * Warps + threadIdx.x / 32;
+  if (unit >= units) return;  // whole warps leave together
+  const std::size_t first = unit * 32 * Items + lane_id();
+  ballot_ranker ranker;
+  std::uint32_t bad = 0;
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    Key key;
+    std::uint32_t bucket;
+    bool valid;
+    load_item(keys, n, first + r * 32, m, bucket_of, key, bucket, valid, bad);
+    (void)ranker.rank(bucket, valid, bits);
+  }
+  if (lane_id() < m) histogram[lane_id() * units + unit] = ranker.running;
+  report_out_of_range(bad, out_of_range);
+}
+
+template <int Warps, int Items, class Key, class Value, class BucketOf>
+__global__ void __launch_bounds__(Warps * 32)
+    warp_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                  std::uint32_t m, int bits, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t units) {
+  constexpr int kTile = 32 * Items;
+  __shared__ Key tile_keys[Warps][kTile];
+  __shared__ value_tile<Value, Warps * kTile> tile_values;
+  __shared__ std::uint8_t tile_buckets[Warps][kTile];
+  const unsigned warp = threadIdx.x / 32, lane = lane_id();
+  const std::size_t unit = std::size_t{blockIdx.x} * Warps + warp;
+  if (unit >= units) return;
+  const std::size_t first = unit * kTile + lane;
+
+  Key key[Items];
+  std::uint32_t bucket[Items], rank[Items];
+  bool valid[Items];
+  ballot_ranker ranker;
+  std::uint32_t bad = 0;
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    load_item(keys_in, n, first + r * 32, m, bucket_of, key[r], bucket[r], valid[r], bad);
+    rank[r] = ranker.rank(bucket[r], valid[r], bits);
+  }
+  // Lane b: the warp's count, local start and global base of bucket b.
+  const std::uint32_t count = lane < m ? ranker.running : 0;
+  std::uint32_t start = count;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const std::uint32_t below = __shfl_up_sync(kFullMask, start, d);
+    if (lane >= static_cast<unsigned>(d)) start += below;
+  }
+  const std::uint32_t total = __shfl_sync(kFullMask, start, 31);
+  start -= count;
+  const std::uint32_t base = lane < m ? scanned[lane * units + unit] : 0;
+
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    const std::uint32_t at = __shfl_sync(kFullMask, start, bucket[r] & 31u) + rank[r];
+    if (valid[r]) {
+      tile_keys[warp][at] = key[r];
+      tile_buckets[warp][at] = static_cast<std::uint8_t>(bucket[r]);
+      if constexpr (kHasValues<Value>) tile_values[warp * kTile + at] = values_in[first + r * 32];
+    }
+  }
+  __syncwarp();
+  // Consecutive lanes now hold consecutive items of one bucket (mostly), so
+  // the writes below coalesce into runs.
+  for (std::uint32_t j = 0; j < total; j += 32) {
+    const std::uint32_t i = j + lane;
+    const std::uint32_t b = i < total ? tile_buckets[warp][i] : 0;
+    const std::uint32_t dst = __shfl_sync(kFullMask, base, b) + i - __shfl_sync(kFullMask, start, b);
+    if (i < total) {
+      keys_out[dst] = tile_keys[warp][i];
+      if constexpr (kHasValues<Value>) values_out[dst] = tile_values[warp * kTile + i];
+    }
+  }
+}
+
+// ---- block method (m <= 256): units are blocks ----------------------------
+
+template <int Warps, int Items, class Key, class BucketOf>
+__global__ void __launch_bounds__(Warps * 32)
+    block_prescan(const Key* keys, std::size_t n, std::uint32_t m, BucketOf bucket_of, std::uint32_t* histogram,
+                  std::size_t units, std::uint32_t* out_of_range) {
+  __shared__ std::uint32_t warp_counts[Warps][kMultisplitTileMaxBuckets];
+  const unsigned warp = threadIdx.x / 32;
+  for (unsigned b = lane_id(); b < m; b += 32) warp_counts[warp][b] = 0;
+  __syncwarp();
+  const std::size_t first = (std::size_t{blockIdx.x} * Warps + warp) * 32 * Items + lane_id();
+  std::uint32_t bad = 0;
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    Key key;
+    std::uint32_t bucket;
+    bool valid;
+    load_item(keys, n, first + r * 32, m, bucket_of, key, bucket, valid, bad);
+    (void)shared_rank(warp_counts[warp], bucket, valid);
+  }
+  report_out_of_range(bad, out_of_range);
+  __syncthreads();
+  for (unsigned b = threadIdx.x; b < m; b += Warps * 32) {
+    std::uint32_t sum = 0;
+    for (int w = 0; w < Warps; ++w) sum += warp_counts[w][b];
+    histogram[b * units + blockIdx.x] = sum;
+  }
+}
+
+template <int Warps, int Items, class Key, class Value, class BucketOf>
+__global__ void __launch_bounds__(Warps * 32)
+    block_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                   std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t units) {
+  using tile = block_multisplit_tile<Warps, Items>;
+  constexpr int kTile = Warps * 32 * Items;
+  __shared__ typename tile::storage storage;
+  __shared__ std::uint32_t base[kMultisplitTileMaxBuckets];
+  __shared__ Key tile_keys[kTile];
+  __shared__ value_tile<Value, kTile> tile_values;
+  __shared__ std::uint8_t tile_buckets[kTile];
+
+  const unsigned warp = threadIdx.x / 32;
+  const std::size_t first = (std::size_t{blockIdx.x} * Warps + warp) * 32 * Items + lane_id();
+  Key key[Items];
+  std::uint32_t bucket[Items], position[Items];
+  bool valid[Items];
+  std::uint32_t bad = 0;
+#pragma unroll
+  for (int r = 0; r < Items; ++r) load_item(keys_in, n, first + r * 32, m, bucket_of, key[r], bucket[r], valid[r], bad);
+  for (unsigned b = threadIdx.x; b < m; b += Warps * 32) base[b] = scanned[b * units + blockIdx.x];
+  tile::rank(storage, bucket, valid, m, position);
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    if (valid[r]) {
+      tile_keys[position[r]] = key[r];
+      tile_buckets[position[r]] = static_cast<std::uint8_t>(bucket[r]);
+      if constexpr (kHasValues<Value>) tile_values[position[r]] = values_in[first + r * 32];
+    }
+  }
+  __syncthreads();
+  const std::uint32_t total = storage.bucket_start[m];
+  for (std::uint32_t i = threadIdx.x; i < total; i += Warps * 32) {
+    const std::uint32_t b = tile_buckets[i];
+    const std::uint32_t dst = base[b] + i - storage.bucket_start[b];
+    keys_out[dst] = tile_keys[i];
+    if constexpr (kHasValues<Value>) values_out[dst] = tile_values[i];
+  }
+}
+
+/// offsets[b] = base of bucket b in unit 0; offsets[m] = the total.
+__global__ void gather_offsets(const std::uint32_t* scanned, std::size_t units, std::uint32_t m,
+                               std::uint32_t* offsets) {
+  const std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b <= m) offsets[b] = scanned[b * units];
+}
+
+// ---- radix-sort fallback (any m) -----------------------------------------
+
+/// ids[i] = bucket of item i (m for out-of-range ones, which then sort last
+/// and are dropped), order[i] = i.
+template <class Key, class BucketOf>
+__global__ void classify(const Key* keys, std::size_t n, std::uint32_t m, BucketOf bucket_of, std::uint32_t* ids,
+                         std::uint32_t* order, std::uint32_t* out_of_range) {
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  std::uint32_t bad = 0;
+  if (i < n) {
+    std::uint32_t b = bucket_of_item(bucket_of, keys, i);
+    if (b >= m) b = m, bad = 1;
+    ids[i] = b;
+    order[i] = static_cast<std::uint32_t>(i);
+  }
+  report_out_of_range(bad, out_of_range);
+}
+
+/// Offsets from sorted ids: item i starts every bucket in (ids[i-1], ids[i]].
+__global__ void offsets_from_sorted(const std::uint32_t* sorted_ids, std::size_t n, std::uint32_t m,
+                                    std::uint32_t* offsets) {
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const std::uint32_t current = min(sorted_ids[i], m);
+  const std::uint32_t previous = i == 0 ? 0 : min(sorted_ids[i - 1], m) + 1;
+  for (std::uint32_t b = previous; b <= current; ++b) offsets[b] = static_cast<std::uint32_t>(i);
+  if (i == n - 1)
+    for (std::uint32_t b = current + 1; b <= m; ++b) offsets[b] = static_cast<std::uint32_t>(n);
+}
+
+template <class Key, class Value>
+__global__ void gather_sorted(const Key* keys_in, const Value* values_in, const std::uint32_t* order,
+                              const std::uint32_t* offsets, std::uint32_t m, Key* keys_out, Value* values_out) {
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i >= offsets[m]) return;  // out-of-range items sorted last: dropped
+  keys_out[i] = keys_in[order[i]];
+  if constexpr (kHasValues<Value>) values_out[i] = values_in[order[i]];
+}
+
+}  // namespace graphkit::multisplit_detail

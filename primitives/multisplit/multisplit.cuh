@@ -1,0 +1,124 @@
+// GPU multisplit: stable bucketing of keys or key-value pairs into m buckets.
+//
+// Follows "GPU Multisplit" (Ashkiani, Davidson, Meyer, Owens, PPoPP 2016) and
+// its extended study (ACM TOPC 2017): work is localized to warps or blocks,
+// whose histograms come from warp votes instead of shared-memory atomics; one
+// global scan over the bucket-major histogram matrix gives every (bucket,
+// warp-or-block) its output base; a post-scan reorders each warp's or block's
+// keys by bucket in shared memory so the global writes coalesce.
+//
+//   pre-scan   read keys, histogram per unit    -> H[bucket][unit]
+//   scan       exclusive sum over H             -> base[bucket][unit]
+//   post-scan  read keys again, rank, reorder, scatter
+//
+// Traffic: 12 bytes per 32-bit key (two reads, one write), 24 per pair.
+//
+// Methods (multisplit_method): `warp` (units are warps, ranks by ballots;
+// m <= 32), `block` (units are blocks, ranks by warp matching; m <= 256),
+// `radix_sort` (a stable CUB radix sort on the ceil(log2 m) bucket-id bits;
+// any m, the fallback past 256), and `automatic`, which picks warp for
+// m <= 32, block for m <= 256, radix_sort beyond.
+//
+// Host API: every call takes a multisplit_workspace that owns and reuses the
+// temporary storage. `*_async` calls enqueue on the stream and return; the
+// plain calls synchronize, check for out-of-range bucket ids (throwing
+// graphkit::error naming the count), and return the m + 1 offsets. Bucket
+// ids outside [0, m) are never written anywhere.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "primitives/common/device_buffer.hpp"
+
+namespace graphkit {
+
+enum class multisplit_method { automatic, warp, block, radix_sort };
+
+/// Largest m the warp and block methods take; radix_sort takes any m < 2^32.
+inline constexpr std::uint32_t kMultisplitWarpMaxBuckets = 32;
+inline constexpr std::uint32_t kMultisplitBlockMaxBuckets = 256;
+
+/// Temporary device storage for multisplit calls, grown on demand and reused.
+/// One workspace serves one stream at a time.
+class multisplit_workspace {
+ public:
+  multisplit_workspace();
+
+  /// Number of keys the last call found with a bucket id outside [0, m).
+  /// Synchronizes the stream.
+  [[nodiscard]] std::uint32_t out_of_range_count(cudaStream_t stream = nullptr) const;
+  /// Throws graphkit::error if the last call met out-of-range bucket ids.
+  void throw_if_out_of_range(std::uint32_t num_buckets, cudaStream_t stream = nullptr) const;
+
+  // Used by the implementation.
+  template <class T>
+  T* scratch(device_buffer<T>& buffer, std::size_t count);
+  device_buffer<std::uint32_t> histogram_;  ///< H, m * units + 1
+  device_buffer<unsigned char> cub_temp_;
+  device_buffer<std::uint32_t> ids_;        ///< radix_sort: bucket ids, sorted ids
+  device_buffer<std::uint32_t> sorted_ids_;
+  device_buffer<std::uint32_t> order_;      ///< radix_sort: permutation
+  device_buffer<std::uint32_t> sorted_order_;
+  device_buffer<std::uint32_t> out_of_range_;  ///< one counter
+};
+
+/// Adapts precomputed bucket ids (one per key) to the bucket-functor slot:
+/// pass `bucket_ids_of(d_ids)` where a functor is expected.
+struct bucket_ids_of {
+  const std::uint32_t* ids;
+};
+
+// ---- keys ------------------------------------------------------------------
+
+/// Reorders n keys so that bucket 0 comes first, then 1, ...; stable.
+/// `bucket_of` is a device callable Key -> uint32 in [0, m), or bucket_ids_of.
+/// d_offsets receives m + 1 offsets (bucket b is [offsets[b], offsets[b+1])).
+/// n must be below 2^32. d_keys_in and d_keys_out must not overlap.
+template <class Key, class BucketOf>
+void multisplit_keys_async(const Key* d_keys_in, Key* d_keys_out, std::size_t n, std::uint32_t num_buckets,
+                           BucketOf bucket_of, std::uint32_t* d_offsets, multisplit_workspace& workspace,
+                           cudaStream_t stream = nullptr, multisplit_method method = multisplit_method::automatic);
+
+/// As multisplit_keys_async, then synchronizes, checks the bucket ids and
+/// returns the offsets on the host.
+template <class Key, class BucketOf>
+std::vector<std::uint32_t> multisplit_keys(const Key* d_keys_in, Key* d_keys_out, std::size_t n,
+                                           std::uint32_t num_buckets, BucketOf bucket_of,
+                                           multisplit_workspace& workspace, cudaStream_t stream = nullptr,
+                                           multisplit_method method = multisplit_method::automatic);
+
+// ---- key-value pairs ---------------------------------------------------------
+
+template <class Key, class Value, class BucketOf>
+void multisplit_pairs_async(const Key* d_keys_in, const Value* d_values_in, Key* d_keys_out, Value* d_values_out,
+                            std::size_t n, std::uint32_t num_buckets, BucketOf bucket_of, std::uint32_t* d_offsets,
+                            multisplit_workspace& workspace, cudaStream_t stream = nullptr,
+                            multisplit_method method = multisplit_method::automatic);
+
+template <class Key, class Value, class BucketOf>
+std::vector<std::uint32_t> multisplit_pairs(const Key* d_keys_in, const Value* d_values_in, Key* d_keys_out,
+                                            Value* d_values_out, std::size_t n, std::uint32_t num_buckets,
+                                            BucketOf bucket_of, multisplit_workspace& workspace,
+                                            cudaStream_t stream = nullptr,
+                                            multisplit_method method = multisplit_method::automatic);
+
+// ---- offsets only -------------------------------------------------------------
+
+/// Writes only the m + 1 bucket offsets (a histogram and its scan); no keys move.
+template <class Key, class BucketOf>
+void multisplit_offsets_async(const Key* d_keys_in, std::size_t n, std::uint32_t num_buckets, BucketOf bucket_of,
+                              std::uint32_t* d_offsets, multisplit_workspace& workspace, cudaStream_t stream = nullptr);
+
+template <class Key, class BucketOf>
+std::vector<std::uint32_t> multisplit_offsets(const Key* d_keys_in, std::size_t n, std::uint32_t num_buckets,
+                                              BucketOf bucket_of, multisplit_workspace& workspace,
+                                              cudaStream_t stream = nullptr);
+
+}  // namespace graphkit
+
+#include "primitives/multisplit/detail/block_rank.cuh"
+#include "primitives/multisplit/detail/dispatch.cuh"

@@ -1,0 +1,323 @@
+// Multisplit against a host model (a stable counting sort by bucket), for
+// every m in 1..300, every method, edge sizes, adversarial id patterns,
+// out-of-range ids, and 2^27 items.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "primitives/multisplit/multisplit.cuh"
+#include "tests/common/gpu_support.hpp"
+#include "tests/common/test_support.hpp"
+
+namespace graphkit {
+namespace {
+
+// Keys carry their bucket in the top 12 bits and their input position in the
+// low 20, so that stability shows in the keys themselves.
+constexpr int kIndexBits = 20;
+struct top_bits_bucket {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t key) const { return key >> kIndexBits; }
+};
+struct mod_bucket {
+  std::uint32_t m;
+  __host__ __device__ std::uint32_t operator()(std::uint32_t key) const { return key % m; }
+};
+struct u64_bucket {
+  std::uint32_t m;
+  __host__ __device__ std::uint32_t operator()(std::uint64_t key) const { return static_cast<std::uint32_t>(key >> 40) % m; }
+};
+
+constexpr multisplit_method kAllMethods[] = {multisplit_method::warp, multisplit_method::block,
+                                             multisplit_method::radix_sort, multisplit_method::automatic};
+
+bool method_takes(multisplit_method method, std::uint32_t m) {
+  return method == multisplit_method::warp ? m <= kMultisplitWarpMaxBuckets
+         : method == multisplit_method::block ? m <= kMultisplitBlockMaxBuckets
+                                              : true;
+}
+
+const char* name(multisplit_method method) {
+  switch (method) {
+    case multisplit_method::warp: return "warp";
+    case multisplit_method::block: return "block";
+    case multisplit_method::radix_sort: return "radix_sort";
+    default: return "automatic";
+  }
+}
+
+struct model {
+  std::vector<std::uint32_t> order;    // input positions, bucket by bucket, stable
+  std::vector<std::uint32_t> offsets;  // m + 1
+};
+
+model stable_split(const std::vector<std::uint32_t>& ids, std::uint32_t m) {
+  model out;
+  out.offsets.assign(std::size_t{m} + 1, 0);
+  for (const std::uint32_t b : ids) ++out.offsets[b + 1];
+  std::partial_sum(out.offsets.begin(), out.offsets.end(), out.offsets.begin());
+  out.order.resize(ids.size());
+  std::vector<std::uint32_t> cursor(out.offsets.begin(), out.offsets.end() - 1);
+  for (std::uint32_t i = 0; i < ids.size(); ++i) out.order[cursor[ids[i]]++] = i;
+  return out;
+}
+
+enum class pattern { uniform, skewed, alternating, sorted, reversed, one_bucket, two_ends };
+
+std::vector<std::uint32_t> make_ids(std::size_t n, std::uint32_t m, pattern p, std::mt19937_64& rng) {
+  std::vector<std::uint32_t> ids(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (p) {
+      case pattern::uniform: ids[i] = static_cast<std::uint32_t>(rng() % m); break;
+      case pattern::skewed: ids[i] = std::min<std::uint32_t>(m - 1, static_cast<std::uint32_t>(__builtin_clzll(rng() | 1))); break;
+      case pattern::alternating: ids[i] = static_cast<std::uint32_t>(i % 2 ? m - 1 : 0); break;
+      case pattern::sorted: ids[i] = static_cast<std::uint32_t>(i * m / std::max<std::size_t>(n, 1)); break;
+      case pattern::reversed: ids[i] = m - 1 - static_cast<std::uint32_t>(i * m / std::max<std::size_t>(n, 1)); break;
+      case pattern::one_bucket: ids[i] = m / 2; break;
+      case pattern::two_ends: ids[i] = rng() % 2 ? m - 1 : 0; break;
+    }
+  }
+  return ids;
+}
+
+std::vector<std::uint32_t> encode(const std::vector<std::uint32_t>& ids) {
+  std::vector<std::uint32_t> keys(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) keys[i] = (ids[i] << kIndexBits) | (i & ((1u << kIndexBits) - 1));
+  return keys;
+}
+
+// Runs one configuration and compares keys (and values = input positions),
+// offsets, and that nothing past the output was written.
+void check_split(const std::vector<std::uint32_t>& ids, std::uint32_t m, multisplit_method method, bool pairs,
+                 bool precomputed, multisplit_workspace& ws) {
+  SCOPED_TRACE(std::string(name(method)) + (pairs ? " pairs" : " keys") + (precomputed ? " precomputed ids" : "") +
+               ", m " + std::to_string(m) + ", n " + std::to_string(ids.size()));
+  const std::size_t n = ids.size();
+  const std::vector<std::uint32_t> keys = encode(ids);
+  std::vector<std::uint32_t> values(n);
+  std::iota(values.begin(), values.end(), 0u);
+  constexpr std::size_t kGuard = 64;
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)},
+      d_ids{std::span<const std::uint32_t>(ids)}, d_keys_out(n + kGuard), d_values_out(n + kGuard);
+  d_keys_out.fill_bytes(0xab);
+  d_values_out.fill_bytes(0xab);
+  std::vector<std::uint32_t> offsets;
+  if (pairs) {
+    offsets = precomputed ? multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n, m,
+                                             bucket_ids_of{d_ids.data()}, ws, nullptr, method)
+                          : multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n, m,
+                                             top_bits_bucket{}, ws, nullptr, method);
+  } else {
+    offsets = precomputed ? multisplit_keys(d_keys.data(), d_keys_out.data(), n, m, bucket_ids_of{d_ids.data()}, ws,
+                                            nullptr, method)
+                          : multisplit_keys(d_keys.data(), d_keys_out.data(), n, m, top_bits_bucket{}, ws, nullptr, method);
+  }
+  const model expected = stable_split(ids, m);
+  ASSERT_EQ(offsets, expected.offsets);
+  const std::vector<std::uint32_t> got_keys = d_keys_out.to_host(), got_values = d_values_out.to_host();
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(got_keys[i], keys[expected.order[i]]) << "output " << i;
+    if (pairs) ASSERT_EQ(got_values[i], expected.order[i]) << "output " << i;
+  }
+  for (std::size_t i = n; i < n + kGuard; ++i) {
+    ASSERT_EQ(got_keys[i], 0xabababab) << "guard " << i - n << " overwritten";
+    ASSERT_EQ(got_values[i], 0xabababab) << "guard " << i - n << " overwritten";
+  }
+}
+
+TEST(Multisplit, EveryBucketCountFrom1To300) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  for (std::uint32_t m = 1; m <= 300; ++m) {
+    const auto ids = make_ids(rng() % 6000, m, m % 5 == 0 ? pattern::skewed : pattern::uniform, rng);
+    check_split(ids, m, multisplit_method::automatic, m % 3 == 0, m % 7 == 0, ws);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(Multisplit, EveryMethodOnEdgeSizesAndPatterns) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  for (const std::uint32_t m : {1u, 2u, 3u, 31u, 32u, 33u, 255u, 256u, 257u, 1000u}) {
+    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{33}, std::size_t{2047},
+                                std::size_t{2049}, std::size_t{40001}}) {
+      for (const pattern p : {pattern::uniform, pattern::skewed, pattern::alternating, pattern::sorted,
+                              pattern::reversed, pattern::one_bucket, pattern::two_ends}) {
+        const auto ids = make_ids(n, m, p, rng);
+        for (const multisplit_method method : kAllMethods) {
+          if (!method_takes(method, m)) continue;
+          check_split(ids, m, method, (n + m) % 2 == 0, false, ws);
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+TEST(Multisplit, PrecomputedIdsAndOffsetsOnly) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  for (const std::uint32_t m : {5u, 32u, 100u, 600u}) {
+    const auto ids = make_ids(30000, m, pattern::uniform, rng);
+    for (const multisplit_method method : kAllMethods)
+      if (method_takes(method, m)) check_split(ids, m, method, true, true, ws);
+    const std::vector<std::uint32_t> keys = encode(ids);
+    device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)};
+    EXPECT_EQ(multisplit_offsets(d_keys.data(), keys.size(), m, top_bits_bucket{}, ws), stable_split(ids, m).offsets);
+  }
+}
+
+TEST(Multisplit, OutOfRangeIdsAreReportedAndNeverWritten) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  for (const std::uint32_t m : {4u, 32u, 200u, 300u}) {
+    std::vector<std::uint32_t> ids = make_ids(10000, m, pattern::uniform, rng);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < ids.size(); i += 97, ++bad) ids[i] = m + static_cast<std::uint32_t>(rng() % 3000);
+    const std::vector<std::uint32_t> keys = encode(ids);
+    for (const multisplit_method method : kAllMethods) {
+      if (!method_takes(method, m)) continue;
+      SCOPED_TRACE(std::string(name(method)) + ", m " + std::to_string(m));
+      constexpr std::size_t kGuard = 256;
+      device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_out(keys.size() + kGuard);
+      d_out.fill_bytes(0xcd);
+      try {
+        (void)multisplit_keys(d_keys.data(), d_out.data(), keys.size(), m, top_bits_bucket{}, ws, nullptr, method);
+        ADD_FAILURE() << "no error for out-of-range bucket ids";
+      } catch (const error& e) {
+        EXPECT_NE(std::string(e.what()).find(std::to_string(bad) + " keys have bucket ids outside [0, " +
+                                             std::to_string(m) + ")"),
+                  std::string::npos)
+            << e.what();
+      }
+      // The valid items fill the first n - bad places; nothing lands after them.
+      const std::vector<std::uint32_t> out = d_out.to_host();
+      for (std::size_t i = keys.size() - bad; i < out.size(); ++i) ASSERT_EQ(out[i], 0xcdcdcdcd) << "position " << i;
+    }
+  }
+}
+
+TEST(Multisplit, SixtyFourBitKeysWithValues) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  for (const std::uint32_t m : {7u, 50u, 256u}) {
+    const std::size_t n = 50000;
+    std::vector<std::uint64_t> keys(n);
+    std::vector<std::uint32_t> values(n), ids(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      keys[i] = rng();
+      values[i] = static_cast<std::uint32_t>(i);
+      ids[i] = u64_bucket{m}(keys[i]);
+    }
+    for (const multisplit_method method : kAllMethods) {
+      if (!method_takes(method, m)) continue;
+      SCOPED_TRACE(std::string(name(method)) + ", m " + std::to_string(m));
+      device_buffer<std::uint64_t> d_keys{std::span<const std::uint64_t>(keys)}, d_keys_out(n);
+      device_buffer<std::uint32_t> d_values{std::span<const std::uint32_t>(values)}, d_values_out(n);
+      const auto offsets = multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n,
+                                            m, u64_bucket{m}, ws, nullptr, method);
+      const model expected = stable_split(ids, m);
+      EXPECT_EQ(offsets, expected.offsets);
+      const auto got_keys = d_keys_out.to_host();
+      const auto got_values = d_values_out.to_host();
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(got_values[i], expected.order[i]);
+        ASSERT_EQ(got_keys[i], keys[expected.order[i]]);
+      }
+    }
+  }
+}
+
+TEST(Multisplit, TwoToThe27Items) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t n = std::size_t{1} << 27;
+  std::vector<std::uint32_t> keys(n), values(n), ids(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint32_t>(rng()), values[i] = static_cast<std::uint32_t>(i);
+  multisplit_workspace ws;
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)},
+      d_keys_out(n), d_values_out(n);
+  for (const std::uint32_t m : {32u, 256u}) {
+    SCOPED_TRACE("m " + std::to_string(m));
+    for (std::size_t i = 0; i < n; ++i) ids[i] = keys[i] % m;
+    d_values_out.fill_bytes(0xff);
+    const auto offsets =
+        multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n, m, mod_bucket{m}, ws);
+    const model expected = stable_split(ids, m);
+    EXPECT_EQ(offsets, expected.offsets);
+    EXPECT_EQ(d_values_out.to_host(), expected.order);
+  }
+}
+
+// The device building block on its own, in a kernel of the test's making.
+template <int Warps, int Items>
+__global__ void tile_kernel(const std::uint32_t* buckets, std::uint32_t n, std::uint32_t m, std::uint32_t* positions,
+                            std::uint32_t* starts) {
+  using tile = block_multisplit_tile<Warps, Items>;
+  __shared__ typename tile::storage storage;
+  std::uint32_t bucket[Items], position[Items];
+  bool valid[Items];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (int r = 0; r < Items; ++r) {
+    const std::uint32_t i = (warp * Items + r) * 32 + lane;
+    valid[r] = i < n;
+    bucket[r] = valid[r] ? buckets[i] : 0;
+  }
+  tile::rank(storage, bucket, valid, m, position);
+  for (int r = 0; r < Items; ++r) {
+    const std::uint32_t i = (warp * Items + r) * 32 + lane;
+    if (valid[r]) positions[i] = position[r];
+  }
+  for (std::uint32_t b = threadIdx.x; b <= m; b += blockDim.x) starts[b] = storage.bucket_start[b];
+}
+
+TEST(BlockMultisplitTile, RanksATileStably) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  constexpr int kWarps = 4, kItems = 3, kTile = kWarps * 32 * kItems;
+  for (const std::uint32_t m : {1u, 9u, 64u, 256u}) {
+    for (const std::uint32_t n : {0u, 1u, 100u, static_cast<std::uint32_t>(kTile)}) {
+      const auto ids = make_ids(n, m, pattern::uniform, rng);
+      device_buffer<std::uint32_t> d_ids{std::span<const std::uint32_t>(ids)}, d_positions(std::max(n, 1u)),
+          d_starts(m + 1);
+      tile_kernel<kWarps, kItems><<<1, kWarps * 32>>>(d_ids.data(), n, m, d_positions.data(), d_starts.data());
+      GRAPHKIT_CHECK_LAUNCH();
+      const model expected = stable_split(ids, m);
+      EXPECT_EQ(d_starts.to_host(), expected.offsets);
+      const auto positions = d_positions.to_host();
+      for (std::uint32_t k = 0; k < n; ++k) ASSERT_EQ(positions[expected.order[k]], k);
+    }
+  }
+}
+
+TEST(Multisplit, BadArgumentsAreErrors) {
+  GRAPHKIT_REQUIRE_GPU();
+  multisplit_workspace ws;
+  device_buffer<std::uint32_t> d(16);
+  EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 0, mod_bucket{1}, ws), error);
+  EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 33, mod_bucket{33}, ws, nullptr, multisplit_method::warp), error);
+  EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::block), error);
+}
+
+}  // namespace
+}  // namespace graphkit

@@ -11,13 +11,16 @@
 //   scan       exclusive sum over H             -> base[bucket][unit]
 //   post-scan  read keys again, rank, reorder, scatter
 //
-// Traffic: 12 bytes per 32-bit key (two reads, one write), 24 per pair.
+// Methods (multisplit_method): `warp` (units are warps; ranks and counts in
+// registers from ballots; m <= 32), `block` (units are blocks; ballots rank
+// within warps, a shared-memory scan combines the warps; m <= 256),
+// `radix_sort` (a stable CUB radix sort on the bucket-id bits; any m, the
+// fallback past 256), and `automatic`: block for 2 <= m <= 256 (it measured
+// faster than warp at every m on sm_90, see detail/dispatch.cuh), radix_sort
+// beyond.
 //
-// Methods (multisplit_method): `warp` (units are warps, ranks by ballots;
-// m <= 32), `block` (units are blocks, ranks by warp matching; m <= 256),
-// `radix_sort` (a stable CUB radix sort on the ceil(log2 m) bucket-id bits;
-// any m, the fallback past 256), and `automatic`, which picks warp for
-// m <= 32, block for m <= 256, radix_sort beyond.
+// Traffic: 12 bytes per 32-bit key (read twice, written once); 20 per pair
+// of 32-bit key and value (values are read by the post-scan only).
 //
 // Host API: every call takes a multisplit_workspace that owns and reuses the
 // temporary storage. `*_async` calls enqueue on the stream and return; the

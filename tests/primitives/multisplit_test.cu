@@ -210,6 +210,27 @@ TEST(Multisplit, OutOfRangeIdsAreReportedAndNeverWritten) {
   }
 }
 
+TEST(Multisplit, UnalignedInputTakesTheScalarPath) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  for (const std::uint32_t m : {2u, 40u, 256u}) {
+    const auto ids = make_ids(20001, m, pattern::uniform, rng);
+    const std::vector<std::uint32_t> keys = encode(ids);
+    // One element in: the keys are 4-byte but not 16-byte aligned.
+    std::vector<std::uint32_t> shifted(keys.size() + 1, 0);
+    std::copy(keys.begin(), keys.end(), shifted.begin() + 1);
+    device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(shifted)}, d_out(keys.size());
+    const auto offsets = multisplit_keys(d_keys.data() + 1, d_out.data(), keys.size(), m, top_bits_bucket{}, ws);
+    const model expected = stable_split(ids, m);
+    EXPECT_EQ(offsets, expected.offsets);
+    const auto got = d_out.to_host();
+    for (std::size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(got[i], keys[expected.order[i]]) << "m " << m;
+  }
+}
+
 TEST(Multisplit, SixtyFourBitKeysWithValues) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();

@@ -33,13 +33,22 @@ struct block_multisplit_tile {
 
   __device__ static void rank(storage& s, const std::uint32_t (&bucket)[Items], const bool (&valid)[Items],
                               std::uint32_t num_buckets, std::uint32_t (&position)[Items]) {
+    using namespace multisplit_detail;
     const unsigned warp = threadIdx.x / 32;
-    for (unsigned b = multisplit_detail::lane_id(); b < num_buckets; b += 32) s.warp_counts[warp][b] = 0;
-    __syncwarp();
+    const int bits = num_buckets <= 1 ? 0 : 32 - __clz(num_buckets - 1);
     std::uint32_t warp_rank[Items];
+    if (num_buckets <= 32) {
+      // Counts live in registers (lane l: bucket l) until the warp is done.
+      ballot_ranker ranker;
 #pragma unroll
-    for (int r = 0; r < Items; ++r)
-      warp_rank[r] = multisplit_detail::shared_rank(s.warp_counts[warp], bucket[r], valid[r]);
+      for (int r = 0; r < Items; ++r) warp_rank[r] = ranker.rank(bucket[r], valid[r], bits);
+      if (lane_id() < num_buckets) s.warp_counts[warp][lane_id()] = ranker.running;
+    } else {
+      for (unsigned b = lane_id(); b < num_buckets; b += 32) s.warp_counts[warp][b] = 0;
+      __syncwarp();
+#pragma unroll
+      for (int r = 0; r < Items; ++r) warp_rank[r] = shared_rank(s.warp_counts[warp], bucket[r], valid[r], bits);
+    }
     __syncthreads();
 
     // Per bucket: exclusive offsets of the warps, and the tile's total.

@@ -26,31 +26,56 @@ inline constexpr bool kHasValues = !std::is_same_v<Value, no_value>;
 template <class Value, int N>
 using value_tile = Value[kHasValues<Value> ? N : 1];
 
+/// The bucket of item i, whose key is already in a register.
 template <class BucketOf, class Key>
-__device__ __forceinline__ std::uint32_t bucket_of_item(const BucketOf& bucket_of, const Key* keys, std::size_t i) {
+__device__ __forceinline__ std::uint32_t bucket_of_item(const BucketOf& bucket_of, const Key& key, std::size_t i) {
   if constexpr (std::is_same_v<BucketOf, bucket_ids_of>) return bucket_of.ids[i];
-  else return static_cast<std::uint32_t>(bucket_of(keys[i]));
+  else return static_cast<std::uint32_t>(bucket_of(key));
 }
 
-// Loads item i of the input if in range and classifies it; out-of-range ids
-// make the item invalid and are counted.
-template <class Key, class BucketOf>
-__device__ __forceinline__ void load_item(const Key* keys, std::size_t n, std::size_t i, std::uint32_t m,
-                                          const BucketOf& bucket_of, Key& key, std::uint32_t& bucket, bool& valid,
-                                          std::uint32_t& bad) {
-  valid = i < n;
-  bucket = 0;
-  if (valid) {
-    key = keys[i];
-    bucket = bucket_of_item(bucket_of, keys, i);
-    if (bucket >= m) {
-      valid = false;
-      ++bad;
+// Loads a warp's Items items (item r of this lane is first + 32 r) and
+// classifies them. All loads are issued before any bucket is computed, so a
+// warp has Items loads in flight rather than one per vote round. Out-of-range
+// ids make their item invalid and are counted in `bad`.
+template <int Items, class Key, class BucketOf>
+__device__ __forceinline__ void load_items(const Key* keys, std::size_t n, std::size_t first, std::uint32_t m,
+                                           const BucketOf& bucket_of, Key (&key)[Items],
+                                           std::uint32_t (&bucket)[Items], bool (&valid)[Items], std::uint32_t& bad) {
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    valid[r] = first + r * 32 < n;
+    if (valid[r]) key[r] = keys[first + r * 32];
+  }
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    bucket[r] = 0;
+    if (valid[r]) {
+      bucket[r] = bucket_of_item(bucket_of, key[r], first + r * 32);
+      if (bucket[r] >= m) {
+        valid[r] = false;
+        ++bad;
+      }
     }
   }
 }
 
+// Loads the values of a warp's items early too, so their latency overlaps
+// the keys' rather than the scatter's.
+template <int Items, class Value>
+__device__ __forceinline__ void load_values(const Value* values, std::size_t n, std::size_t first,
+                                            value_tile<Value, Items>& value) {
+  if constexpr (kHasValues<Value>) {
+#pragma unroll
+    for (int r = 0; r < Items; ++r)
+      if (first + r * 32 < n) value[r] = values[first + r * 32];
+  }
+}
+
 // ---- warp method (m <= 32): units are warps --------------------------------
+
+// One tile per unit (a warp's or a block's): walking several tiles per unit
+// shrinks the histogram matrix but measured up to 1.5x slower at m = 32..256
+// (bench/multisplit_bench, H100), since a unit's tiles then run in series.
 
 template <int Warps, int Items, class Key, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32)
@@ -59,16 +84,14 @@ __global__ void __launch_bounds__(Warps * 32)
   const std::size_t unit = std::size_t{blockIdx.x} * Warps + threadIdx.x / 32;
   if (unit >= units) return;  // whole warps leave together
   const std::size_t first = unit * 32 * Items + lane_id();
-  ballot_ranker ranker;
+  Key key[Items];
+  std::uint32_t bucket[Items];
+  bool valid[Items];
   std::uint32_t bad = 0;
+  load_items(keys, n, first, m, bucket_of, key, bucket, valid, bad);
+  ballot_ranker ranker;
 #pragma unroll
-  for (int r = 0; r < Items; ++r) {
-    Key key;
-    std::uint32_t bucket;
-    bool valid;
-    load_item(keys, n, first + r * 32, m, bucket_of, key, bucket, valid, bad);
-    (void)ranker.rank(bucket, valid, bits);
-  }
+  for (int r = 0; r < Items; ++r) ranker.count(bucket[r], valid[r], bits);
   if (lane_id() < m) histogram[lane_id() * units + unit] = ranker.running;
   report_out_of_range(bad, out_of_range);
 }
@@ -87,15 +110,15 @@ __global__ void __launch_bounds__(Warps * 32)
   const std::size_t first = unit * kTile + lane;
 
   Key key[Items];
+  value_tile<Value, Items> value;
   std::uint32_t bucket[Items], rank[Items];
   bool valid[Items];
+  std::uint32_t bad = 0;  // counted by the pre-scan already
+  load_items(keys_in, n, first, m, bucket_of, key, bucket, valid, bad);
+  load_values<Items>(values_in, n, first, value);
   ballot_ranker ranker;
-  std::uint32_t bad = 0;
 #pragma unroll
-  for (int r = 0; r < Items; ++r) {
-    load_item(keys_in, n, first + r * 32, m, bucket_of, key[r], bucket[r], valid[r], bad);
-    rank[r] = ranker.rank(bucket[r], valid[r], bits);
-  }
+  for (int r = 0; r < Items; ++r) rank[r] = ranker.rank(bucket[r], valid[r], bits);
   // Lane b: the warp's count, local start and global base of bucket b.
   const std::uint32_t count = lane < m ? ranker.running : 0;
   std::uint32_t start = count;
@@ -114,7 +137,7 @@ __global__ void __launch_bounds__(Warps * 32)
     if (valid[r]) {
       tile_keys[warp][at] = key[r];
       tile_buckets[warp][at] = static_cast<std::uint8_t>(bucket[r]);
-      if constexpr (kHasValues<Value>) tile_values[warp * kTile + at] = values_in[first + r * 32];
+      if constexpr (kHasValues<Value>) tile_values[warp * kTile + at] = value[r];
     }
   }
   __syncwarp();
@@ -136,20 +159,53 @@ __global__ void __launch_bounds__(Warps * 32)
 template <int Warps, int Items, class Key, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32)
     block_prescan(const Key* keys, std::size_t n, std::uint32_t m, BucketOf bucket_of, std::uint32_t* histogram,
-                  std::size_t units, std::uint32_t* out_of_range) {
+                  std::size_t units, bool vectorized, std::uint32_t* out_of_range) {
   __shared__ std::uint32_t warp_counts[Warps][kMultisplitTileMaxBuckets];
   const unsigned warp = threadIdx.x / 32;
-  for (unsigned b = lane_id(); b < m; b += 32) warp_counts[warp][b] = 0;
-  __syncwarp();
   const std::size_t first = (std::size_t{blockIdx.x} * Warps + warp) * 32 * Items + lane_id();
+  Key key[Items];
+  std::uint32_t bucket[Items];
+  bool valid[Items];
   std::uint32_t bad = 0;
+  // Counting needs no particular order, so full tiles of aligned keys load
+  // 16 bytes per thread at a time: a quarter of the load instructions.
+  constexpr int kPerVector = 16 / sizeof(Key);
+  constexpr int kTile = Warps * 32 * Items;
+  const std::size_t tile_first = std::size_t{blockIdx.x} * kTile;
+  if constexpr (16 % sizeof(Key) == 0 && Items % kPerVector == 0) {
+    if (vectorized && tile_first + kTile <= n) {
+      const auto* vectors = reinterpret_cast<const uint4*>(keys + tile_first);
 #pragma unroll
-  for (int r = 0; r < Items; ++r) {
-    Key key;
-    std::uint32_t bucket;
-    bool valid;
-    load_item(keys, n, first + r * 32, m, bucket_of, key, bucket, valid, bad);
-    (void)shared_rank(warp_counts[warp], bucket, valid);
+      for (int v = 0; v < Items / kPerVector; ++v) {
+        const uint4 loaded = vectors[v * Warps * 32 + threadIdx.x];
+        const Key* unpacked = reinterpret_cast<const Key*>(&loaded);
+#pragma unroll
+        for (int k = 0; k < kPerVector; ++k) {
+          const int r = v * kPerVector + k;
+          const std::size_t i = tile_first + (std::size_t{v} * Warps * 32 + threadIdx.x) * kPerVector + k;
+          key[r] = unpacked[k];
+          bucket[r] = bucket_of_item(bucket_of, key[r], i);
+          valid[r] = bucket[r] < m;
+          bad += !valid[r];
+        }
+      }
+    } else {
+      load_items(keys, n, first, m, bucket_of, key, bucket, valid, bad);
+    }
+  } else {
+    load_items(keys, n, first, m, bucket_of, key, bucket, valid, bad);
+  }
+  const int bits = m <= 1 ? 0 : 32 - __clz(m - 1);
+  if (m <= 32) {  // counts in registers, lane l: bucket l
+    ballot_ranker ranker;
+#pragma unroll
+    for (int r = 0; r < Items; ++r) ranker.count(bucket[r], valid[r], bits);
+    if (lane_id() < m) warp_counts[warp][lane_id()] = ranker.running;
+  } else {
+    for (unsigned b = lane_id(); b < m; b += 32) warp_counts[warp][b] = 0;
+    __syncwarp();
+#pragma unroll
+    for (int r = 0; r < Items; ++r) (void)shared_rank(warp_counts[warp], bucket[r], valid[r], bits);
   }
   report_out_of_range(bad, out_of_range);
   __syncthreads();
@@ -175,11 +231,12 @@ __global__ void __launch_bounds__(Warps * 32)
   const unsigned warp = threadIdx.x / 32;
   const std::size_t first = (std::size_t{blockIdx.x} * Warps + warp) * 32 * Items + lane_id();
   Key key[Items];
+  value_tile<Value, Items> value;
   std::uint32_t bucket[Items], position[Items];
   bool valid[Items];
-  std::uint32_t bad = 0;
-#pragma unroll
-  for (int r = 0; r < Items; ++r) load_item(keys_in, n, first + r * 32, m, bucket_of, key[r], bucket[r], valid[r], bad);
+  std::uint32_t bad = 0;  // counted by the pre-scan already
+  load_items(keys_in, n, first, m, bucket_of, key, bucket, valid, bad);
+  load_values<Items>(values_in, n, first, value);
   for (unsigned b = threadIdx.x; b < m; b += Warps * 32) base[b] = scanned[b * units + blockIdx.x];
   tile::rank(storage, bucket, valid, m, position);
 #pragma unroll
@@ -187,7 +244,7 @@ __global__ void __launch_bounds__(Warps * 32)
     if (valid[r]) {
       tile_keys[position[r]] = key[r];
       tile_buckets[position[r]] = static_cast<std::uint8_t>(bucket[r]);
-      if constexpr (kHasValues<Value>) tile_values[position[r]] = values_in[first + r * 32];
+      if constexpr (kHasValues<Value>) tile_values[position[r]] = value[r];
     }
   }
   __syncthreads();
@@ -217,7 +274,7 @@ __global__ void classify(const Key* keys, std::size_t n, std::uint32_t m, Bucket
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   std::uint32_t bad = 0;
   if (i < n) {
-    std::uint32_t b = bucket_of_item(bucket_of, keys, i);
+    std::uint32_t b = bucket_of_item(bucket_of, keys[i], i);
     if (b >= m) b = m, bad = 1;
     ids[i] = b;
     order[i] = static_cast<std::uint32_t>(i);

@@ -35,19 +35,49 @@ struct ballot_ranker {
     running += __popc(own);  // meaningful in lanes l < m only
     return before + __popc(same & lanes_below());
   }
+
+  /// rank() without the rank: only lane l's count of bucket l advances.
+  __device__ __forceinline__ void count(std::uint32_t bucket, bool valid, int bits) {
+    unsigned own = __ballot_sync(kFullMask, valid);
+#pragma unroll
+    for (int i = 0; i < 5; ++i) {
+      if (i < bits) {
+        const unsigned vote = __ballot_sync(kFullMask, (bucket >> i) & 1u);
+        own &= ((lane_id() >> i) & 1u) ? vote : ~vote;
+      }
+    }
+    running += __popc(own);
+  }
 };
 
-/// Ranks for m <= 256 in a warp-private row of shared-memory counters:
-/// __match_any_sync groups the lanes of one bucket, the group's lowest lane
-/// adds the group size. Each counter has one writer per round: no atomics.
-__device__ __forceinline__ std::uint32_t shared_rank(std::uint32_t* warp_counts, std::uint32_t bucket, bool valid) {
-  // Invalid lanes vote a value no bucket has, so they form their own group.
-  const unsigned peers = __match_any_sync(kFullMask, valid ? bucket : 0xffffffffu);
+/// Lanes (among the valid ones) whose bucket equals this lane's: one vote per
+/// bucket-id bit, `bits` = ceil(log2 m) <= 8, warp-uniform. Votes cost the same
+/// however many distinct buckets a warp sees (unlike __match_any_sync, whose
+/// cost on sm_90 grew with them: 2.5x slower on uniform ids than on skewed
+/// ones at m = 64..256 in bench/multisplit_bench).
+__device__ __forceinline__ unsigned same_bucket_lanes(std::uint32_t bucket, bool valid, int bits) {
+  unsigned same = __ballot_sync(kFullMask, valid);
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    if (i < bits) {
+      const unsigned vote = __ballot_sync(kFullMask, (bucket >> i) & 1u);
+      same &= ((bucket >> i) & 1u) ? vote : ~vote;
+    }
+  }
+  return same;
+}
+
+/// Ranks for m <= 256 in a warp-private row of shared-memory counters: the
+/// lowest lane of each bucket's group adds the group size. Each counter has
+/// one writer per round: no atomics.
+__device__ __forceinline__ std::uint32_t shared_rank(std::uint32_t* warp_counts, std::uint32_t bucket, bool valid,
+                                                     int bits) {
+  const unsigned same = same_bucket_lanes(bucket, valid, bits);
   const std::uint32_t before = valid ? warp_counts[bucket] : 0;
   __syncwarp();
-  if (valid && lane_id() == static_cast<unsigned>(__ffs(peers) - 1)) warp_counts[bucket] = before + __popc(peers);
+  if (valid && lane_id() == static_cast<unsigned>(__ffs(same) - 1)) warp_counts[bucket] = before + __popc(same);
   __syncwarp();
-  return before + __popc(peers & lanes_below());
+  return before + __popc(same & lanes_below());
 }
 
 /// Adds this warp's count of out-of-range bucket ids to the global counter.

@@ -16,8 +16,7 @@ namespace graphkit {
 namespace multisplit_detail {
 
 /// Tuning for Hopper (sm_90), measured on an H100 (bench/multisplit_bench).
-/// Items per warp are compile-time so that the per-item state stays in
-/// registers; larger tiles mean fewer histogram columns to scan.
+/// Items per thread are compile-time so that the per-item state stays in registers.
 struct tuning_sm90 {
   static constexpr int kWarps = 8;
   static constexpr int kWarpItems = 8;

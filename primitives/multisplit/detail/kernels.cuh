@@ -182,7 +182,7 @@ __global__ void __launch_bounds__(Warps * 32)
 #pragma unroll
         for (int k = 0; k < kPerVector; ++k) {
           const int r = v * kPerVector + k;
-          const std::size_t i = tile_first + (std::size_t{v} * Warps * 32 + threadIdx.x) * kPerVector + k;
+          const std::size_t i = tile_first + (static_cast<std::size_t>(v) * Warps * 32 + threadIdx.x) * kPerVector + k;
           key[r] = unpacked[k];
           bucket[r] = bucket_of_item(bucket_of, key[r], i);
           valid[r] = bucket[r] < m;

@@ -1,0 +1,268 @@
+// The linear-probing map against std::unordered_map: random batches with
+// fresh seeds, duplicates in a batch, missing keys, load 0.95, a full table,
+// rehash, 64-bit keys, sentinels in the data, and concurrent use through ref().
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "primitives/hash/linear_probing_map.cuh"
+#include "tests/common/gpu_support.hpp"
+#include "tests/common/test_support.hpp"
+
+namespace graphkit {
+namespace {
+
+template <class T>
+device_buffer<T> upload(const std::vector<T>& v) {
+  return device_buffer<T>{std::span<const T>(v)};
+}
+
+// Distinct random keys avoiding the sentinel.
+template <class Key>
+std::vector<Key> distinct_keys(std::mt19937_64& rng, std::size_t n, std::unordered_set<Key>* taken = nullptr) {
+  std::unordered_set<Key> local;
+  std::unordered_set<Key>& seen = taken ? *taken : local;
+  std::vector<Key> out;
+  while (out.size() < n) {
+    const Key k = static_cast<Key>(rng());
+    if (k != std::numeric_limits<Key>::max() && seen.insert(k).second) out.push_back(k);
+  }
+  return out;
+}
+
+template <class Key>
+void check_against_model(const linear_probing_map<Key, std::uint32_t>& map,
+                         const std::unordered_map<Key, std::uint32_t>& model, const std::vector<Key>& absent) {
+  std::vector<Key> keys;
+  for (const auto& [k, v] : model) keys.push_back(k);
+  keys.insert(keys.end(), absent.begin(), absent.end());
+  auto d_keys = upload(keys);
+  device_buffer<std::uint32_t> d_values(std::max<std::size_t>(keys.size(), 1));
+  d_values.fill_bytes(0x5a);
+  map.find_async(d_keys.data(), keys.size(), d_values.data());
+  const auto values = d_values.to_host();
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto it = model.find(keys[i]);
+    ASSERT_EQ(values[i], it == model.end() ? map.empty_value_sentinel() : it->second) << "key " << keys[i];
+  }
+  ASSERT_EQ(map.size(), model.size());
+  device_buffer<Key> out_keys(std::max<std::size_t>(model.size(), 1));
+  device_buffer<std::uint32_t> out_values(std::max<std::size_t>(model.size(), 1));
+  ASSERT_EQ(map.retrieve_all(out_keys.data(), out_values.data()), model.size());
+  const auto hk = out_keys.to_host();
+  const auto hv = out_values.to_host();
+  for (std::size_t i = 0; i < model.size(); ++i) ASSERT_EQ(model.at(hk[i]), hv[i]);
+}
+
+template <class Key>
+void random_batches(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{20000}}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    linear_probing_map<Key, std::uint32_t> map(n * 2 + 7);
+    std::unordered_set<Key> taken;
+    const auto keys = distinct_keys<Key>(rng, n, &taken);
+    std::vector<std::uint32_t> values(n);
+    for (auto& v : values) v = static_cast<std::uint32_t>(rng() % 1000000);
+    auto dk = upload(keys);
+    auto dv = upload(values);
+    map.insert(dk.data(), dv.data(), n);
+    std::unordered_map<Key, std::uint32_t> model;
+    for (std::size_t i = 0; i < n; ++i) model[keys[i]] = values[i];
+    const auto absent = distinct_keys<Key>(rng, 500, &taken);
+    check_against_model(map, model, absent);
+    // erase a random half (plus absent keys, which erase nothing)
+    std::vector<Key> gone;
+    for (std::size_t i = 0; i < n; ++i)
+      if (rng() % 2) gone.push_back(keys[i]), model.erase(keys[i]);
+    const std::size_t live_erased = gone.size();
+    gone.insert(gone.end(), absent.begin(), absent.begin() + 100);
+    auto dg = upload(gone);
+    EXPECT_EQ(map.erase(dg.data(), gone.size()), live_erased);
+    check_against_model(map, model, absent);
+    // re-insert some erased keys with new values: their slots come back
+    std::vector<Key> again(gone.begin(), gone.begin() + live_erased / 2);
+    std::vector<std::uint32_t> again_values(again.size(), 7);
+    for (const auto k : again) model[k] = 7;
+    auto da = upload(again);
+    auto dav = upload(again_values);
+    map.insert(da.data(), dav.data(), again.size());
+    check_against_model(map, model, absent);
+    map.clear();
+    check_against_model(map, {}, keys);
+  }
+}
+
+TEST(LinearProbingMap, RandomBatches32BitKeys) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  random_batches<std::uint32_t>(seed);
+}
+
+TEST(LinearProbingMap, RandomBatches64BitKeys) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  random_batches<std::uint64_t>(seed);
+}
+
+TEST(LinearProbingMap, DuplicatesInOneBatchKeepOneOfTheirValues) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  const auto distinct = distinct_keys<std::uint32_t>(rng, 1000);
+  std::vector<std::uint32_t> keys, values;
+  std::unordered_map<std::uint32_t, std::unordered_set<std::uint32_t>> offered;
+  for (int copy = 0; copy < 8; ++copy)
+    for (const auto k : distinct) {
+      keys.push_back(k);
+      values.push_back(static_cast<std::uint32_t>(rng() % 100));
+      offered[k].insert(values.back());
+    }
+  linear_probing_map<std::uint32_t, std::uint32_t> map(4096);
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  map.insert(dk.data(), dv.data(), keys.size());
+  EXPECT_EQ(map.size(), distinct.size());
+  auto dd = upload(distinct);
+  device_buffer<std::uint32_t> found(distinct.size());
+  map.find_async(dd.data(), distinct.size(), found.data());
+  const auto got = found.to_host();
+  for (std::size_t i = 0; i < distinct.size(); ++i) EXPECT_TRUE(offered[distinct[i]].count(got[i])) << distinct[i];
+}
+
+TEST(LinearProbingMap, LoadNinetyFivePercentAndProbeStatistics) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t capacity = 1 << 20, n = capacity * 95 / 100;
+  const auto keys = distinct_keys<std::uint32_t>(rng, n);
+  std::vector<std::uint32_t> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<std::uint32_t>(i);
+  linear_probing_map<std::uint32_t, std::uint32_t> map(capacity);
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  map.insert(dk.data(), dv.data(), n);
+  device_buffer<std::uint32_t> found(n);
+  map.find_async(dk.data(), n, found.data());
+  EXPECT_EQ(found.to_host(), values);
+  const probe_statistics stats = map.probe_stats();
+  EXPECT_EQ(stats.keys, n);
+  EXPECT_GE(stats.mean, 1.0);
+  EXPECT_GE(stats.max, 1u);
+  std::uint64_t histogram_total = 0;
+  for (const auto h : stats.histogram) histogram_total += h;
+  EXPECT_EQ(histogram_total, n);
+  EXPECT_LT(stats.max, 1u << stats.histogram.size());
+}
+
+TEST(LinearProbingMap, FullTableReportsFailuresWithoutHanging) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t capacity = 1000;
+  const auto keys = distinct_keys<std::uint32_t>(rng, capacity + 137);
+  const std::vector<std::uint32_t> values(keys.size(), 1);
+  linear_probing_map<std::uint32_t, std::uint32_t> map(capacity);
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  try {
+    map.insert(dk.data(), dv.data(), keys.size());
+    FAIL() << "no error for a full table";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("table full: 137 of 1137 inserts"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(map.last_report().failed, 137u);
+  EXPECT_EQ(map.size(), capacity);
+  // A missing key in a full table is still answered (after one full lap).
+  const std::vector<std::uint32_t> missing = {static_cast<std::uint32_t>(rng() | 1)};
+  auto dm = upload(missing);
+  device_buffer<std::uint8_t> found(1);
+  map.contains_async(dm.data(), 1, found.data());
+  (void)found.to_host();
+}
+
+TEST(LinearProbingMap, RehashKeepsLiveEntriesAndDropsErasedOnes) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  const auto keys = distinct_keys<std::uint64_t>(rng, 5000);
+  std::vector<std::uint32_t> values(keys.size());
+  for (auto& v : values) v = static_cast<std::uint32_t>(rng() % 1000);
+  linear_probing_map<std::uint64_t, std::uint32_t> map(6000);
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  map.insert(dk.data(), dv.data(), keys.size());
+  const std::vector<std::uint64_t> gone(keys.begin(), keys.begin() + 2000);
+  auto dg = upload(gone);
+  EXPECT_EQ(map.erase(dg.data(), gone.size()), 2000u);
+  map.rehash(20000);
+  EXPECT_EQ(map.capacity(), 20000u);
+  std::unordered_map<std::uint64_t, std::uint32_t> model;
+  for (std::size_t i = 2000; i < keys.size(); ++i) model[keys[i]] = values[i];
+  check_against_model(map, model, gone);
+  EXPECT_THROW(map.rehash(10), error);
+}
+
+TEST(LinearProbingMap, SentinelsInTheDataAreRefused) {
+  GRAPHKIT_REQUIRE_GPU();
+  linear_probing_map<std::uint32_t, std::uint32_t> map(100, empty_key<std::uint32_t>{0}, empty_value<std::uint32_t>{7});
+  const std::vector<std::uint32_t> keys = {0, 5, 6, 9}, values = {1, 7, 2, 3};
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  try {
+    map.insert(dk.data(), dv.data(), keys.size());
+    FAIL() << "no error for sentinels";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("2 of 4 pairs hold a sentinel"), std::string::npos) << e.what();
+  }
+  check_against_model<std::uint32_t>(map, {{6, 2}, {9, 3}}, {5, 1});
+}
+
+// Concurrency through ref(): half the threads insert new keys while the other
+// half look up keys inserted before the launch; every old key must be found.
+__global__ void insert_while_finding(linear_probing_ref<std::uint32_t, std::uint32_t> table, const std::uint32_t* fresh,
+                                     const std::uint32_t* old, std::size_t n, unsigned* misses) {
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i >= 2 * n) return;
+  if (i % 2 == 0) {
+    table.insert(fresh[i / 2], 1);
+  } else if (table.find(old[i / 2]) != 2) {
+    atomicAdd(misses, 1u);
+  }
+}
+
+TEST(LinearProbingMap, FindsNeverMissPresentKeysDuringConcurrentInserts) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 200000;
+  std::unordered_set<std::uint32_t> taken;
+  const auto old = distinct_keys<std::uint32_t>(rng, n, &taken);
+  const auto fresh = distinct_keys<std::uint32_t>(rng, n, &taken);
+  linear_probing_map<std::uint32_t, std::uint32_t> map(2 * n + n / 10);  // ends at load ~0.95
+  auto d_old = upload(old);
+  auto d_fresh = upload(fresh);
+  const std::vector<std::uint32_t> twos(n, 2);
+  auto d_twos = upload(twos);
+  map.insert(d_old.data(), d_twos.data(), n);
+  device_buffer<unsigned> misses(1);
+  misses.fill_bytes(0);
+  insert_while_finding<<<static_cast<unsigned>((2 * n + 255) / 256), 256>>>(map.ref(), d_fresh.data(), d_old.data(), n,
+                                                                             misses.data());
+  GRAPHKIT_CHECK_LAUNCH();
+  EXPECT_EQ(misses.to_host()[0], 0u);
+  EXPECT_EQ(map.size(), 2 * n);
+}
+
+}  // namespace
+}  // namespace graphkit

@@ -30,10 +30,11 @@ __global__ void random_cas(unsigned long long* table, std::size_t size, std::siz
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) atomicCAS(&table[murmur3_hash{}(static_cast<std::uint64_t>(i)) % size], 0ull, i + 1);
 }
-__global__ void count_mismatches(const std::uint32_t* got, const std::uint32_t* expected, std::uint32_t sentinel,
+/// Finds that did not return expected[i] (or, for misses, the empty-value sentinel).
+__global__ void count_mismatches(const std::uint32_t* got, const std::uint32_t* expected, std::uint32_t missing,
                                  std::size_t n, unsigned long long* bad) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (i < n && got[i] != (expected ? expected[i] : sentinel)) atomicAdd(bad, 1ull);
+  if (i < n && got[i] != (expected ? expected[i] : missing)) atomicAdd(bad, 1ull);
 }
 
 unsigned blocks(std::size_t n) { return static_cast<unsigned>((n + 255) / 256); }
@@ -113,7 +114,7 @@ int main() {
     GRAPHKIT_CHECK_LAUNCH();
     auto mismatches = [&](const std::uint32_t* expected) {
       bad.fill_bytes(0);
-      count_mismatches<<<blocks(n), 256>>>(found.data(), expected, sentinel, n, bad.data());
+      count_mismatches<<<blocks(n), 256>>>(found.data(), expected, empty_value<std::uint32_t>{}.value, n, bad.data());
       GRAPHKIT_CHECK_LAUNCH();
       return bad.to_host()[0];
     };

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "bench/common/gpu_timer.cuh"
 #include "primitives/bitmap/dense_bitmap.cuh"
 
 namespace {
@@ -47,32 +48,6 @@ __global__ void random_chunks(dense_bitmap_ref set, std::uint32_t seed, std::uin
   if (threadIdx.x == 0) set.chunk_counts[c] = total;
 }
 
-class timer {
- public:
-  timer() {
-    GRAPHKIT_CUDA_TRY(cudaEventCreate(&start_));
-    GRAPHKIT_CUDA_TRY(cudaEventCreate(&stop_));
-  }
-  ~timer() { cudaEventDestroy(start_), cudaEventDestroy(stop_); }
-  template <class Body>
-  double median_ms(int reps, Body&& body) {
-    std::vector<float> ms;
-    for (int r = -2; r < reps; ++r) {
-      GRAPHKIT_CUDA_TRY(cudaEventRecord(start_));
-      body();
-      GRAPHKIT_CUDA_TRY(cudaEventRecord(stop_));
-      GRAPHKIT_CUDA_TRY(cudaEventSynchronize(stop_));
-      float t = 0;
-      GRAPHKIT_CUDA_TRY(cudaEventElapsedTime(&t, start_, stop_));
-      if (r >= 0) ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  }
-
- private:
-  cudaEvent_t start_, stop_;
-};
 
 const char* op_name(set_op op) {
   switch (op) {
@@ -97,7 +72,7 @@ std::uint64_t host_op_count(std::uint64_t na, std::uint64_t nb, std::uint64_t bo
 int main() {
   try {
     constexpr int kReps = 10;
-    timer t;
+    bench::gpu_timer t;
     const std::uint64_t universe = kBitmapMaxUniverse;
     dense_bitmap a(universe), b(universe), out(universe);
     const unsigned chunks = static_cast<unsigned>(a.num_chunks());

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "bench/common/gpu_timer.cuh"
 #include "primitives/hash/linear_probing_map.cuh"
 
 namespace {
@@ -39,54 +40,13 @@ __global__ void count_mismatches(const std::uint32_t* got, const std::uint32_t* 
 
 unsigned blocks(std::size_t n) { return static_cast<unsigned>((n + 255) / 256); }
 
-class timer {
- public:
-  timer() {
-    GRAPHKIT_CUDA_TRY(cudaEventCreate(&start_));
-    GRAPHKIT_CUDA_TRY(cudaEventCreate(&stop_));
-  }
-  ~timer() { cudaEventDestroy(start_), cudaEventDestroy(stop_); }
-  template <class Body, class Prepare>
-  double median_ms(int reps, Body&& body, Prepare&& prepare) {
-    std::vector<float> ms;
-    for (int r = -1; r < reps; ++r) {
-      prepare();
-      GRAPHKIT_CUDA_TRY(cudaEventRecord(start_));
-      body();
-      GRAPHKIT_CUDA_TRY(cudaEventRecord(stop_));
-      GRAPHKIT_CUDA_TRY(cudaEventSynchronize(stop_));
-      float t = 0;
-      GRAPHKIT_CUDA_TRY(cudaEventElapsedTime(&t, start_, stop_));
-      if (r >= 0) ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  }
-  template <class Body>
-  double median_ms(int reps, Body&& body) {
-    return median_ms(reps, body, [] {});
-  }
-  template <class Body>
-  double once_ms(Body&& body) {
-    GRAPHKIT_CUDA_TRY(cudaEventRecord(start_));
-    body();
-    GRAPHKIT_CUDA_TRY(cudaEventRecord(stop_));
-    GRAPHKIT_CUDA_TRY(cudaEventSynchronize(stop_));
-    float t = 0;
-    GRAPHKIT_CUDA_TRY(cudaEventElapsedTime(&t, start_, stop_));
-    return t;
-  }
-
- private:
-  cudaEvent_t start_, stop_;
-};
 
 }  // namespace
 
 int main() {
   try {
     constexpr int kReps = 5;
-    timer t;
+    bench::gpu_timer t;
     const std::uint32_t sentinel = murmur3_hash{}(0xffffffffu);
 
     // Ceilings: random 8-byte gathers and CASes over 1 GiB.
@@ -123,7 +83,7 @@ int main() {
     std::printf("|---|---|---|---|---|---|---|\n");
     for (const double load : {0.5, 0.7, 0.8, 0.9, 0.95}) {
       map_type map(static_cast<std::size_t>(n / load), empty_key<std::uint32_t>{sentinel});
-      const double ins = t.median_ms(kReps, [&] { map.insert_async(keys.data(), values.data(), n); }, [&] { map.clear(); });
+      const double ins = t.median_ms(kReps, [&] { map.insert_async(keys.data(), values.data(), n); }, [&] { map.clear(); }, 1);
       const bool inserted_ok = map.last_report().failed == 0 && map.size() == n;
       const double hit = t.median_ms(kReps, [&] { map.find_async(keys.data(), n, found.data()); });
       const bool hits_ok = mismatches(values.data()) == 0;
@@ -131,7 +91,7 @@ int main() {
       const bool misses_ok = mismatches(nullptr) == 0;
       const probe_statistics stats = map.probe_stats();
       const double er = t.median_ms(kReps, [&] { map.erase_async(keys.data(), n); },
-                                    [&] { map.insert_async(keys.data(), values.data(), n); });
+                                    [&] { map.insert_async(keys.data(), values.data(), n); }, 1);
       const bool erased_ok = map.last_report().erased == n && map.size() == 0;
       std::printf("| %.2f | %.2f (%.0f%%) | %.2f (%.0f%%) | %.2f | %.2f (%.0f%%) | %.2f / %u | %s |\n", load, n / ins / 1e6,
                   100 * n / ins / 1e6 / cas_rate, n / hit / 1e6, 100 * n / hit / 1e6 / gather_rate, n / miss / 1e6,

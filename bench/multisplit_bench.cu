@@ -21,6 +21,7 @@
 #include <random>
 #include <vector>
 
+#include "bench/common/gpu_timer.cuh"
 #include "primitives/multisplit/multisplit.cuh"
 
 namespace {
@@ -59,38 +60,6 @@ __global__ void unpack_pairs(const std::uint64_t* in, std::size_t n, std::uint32
   if (i < n) keys[i] = static_cast<std::uint32_t>(in[i] >> 32), values[i] = static_cast<std::uint32_t>(in[i]);
 }
 
-class timer {
- public:
-  timer() {
-    GRAPHKIT_CUDA_TRY(cudaEventCreate(&start_));
-    GRAPHKIT_CUDA_TRY(cudaEventCreate(&stop_));
-  }
-  ~timer() { cudaEventDestroy(start_), cudaEventDestroy(stop_); }
-  /// Median milliseconds of `reps` runs after two warm-ups; `prepare` runs untimed before each.
-  template <class Body, class Prepare>
-  double median_ms(int reps, Body&& body, Prepare&& prepare) {
-    std::vector<float> ms;
-    for (int r = -2; r < reps; ++r) {
-      prepare();
-      GRAPHKIT_CUDA_TRY(cudaEventRecord(start_));
-      body();
-      GRAPHKIT_CUDA_TRY(cudaEventRecord(stop_));
-      GRAPHKIT_CUDA_TRY(cudaEventSynchronize(stop_));
-      float t = 0;
-      GRAPHKIT_CUDA_TRY(cudaEventElapsedTime(&t, start_, stop_));
-      if (r >= 0) ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  }
-  template <class Body>
-  double median_ms(int reps, Body&& body) {
-    return median_ms(reps, body, [] {});
-  }
-
- private:
-  cudaEvent_t start_, stop_;
-};
 
 unsigned blocks(std::size_t n) { return static_cast<unsigned>((n + 255) / 256); }
 int bits_for(std::uint32_t m) { return m <= 1 ? 1 : 32 - __builtin_clz(m - 1); }
@@ -118,7 +87,7 @@ int main(int argc, char** argv) {
     device_buffer<std::uint32_t> d_offsets(257);
     device_buffer<unsigned char> cub_temp;
     multisplit_workspace ws;
-    timer t;
+    bench::gpu_timer t;
 
     const double copy_ms = t.median_ms(reps, [&] {
       GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(out.data(), keys.data(), n * 4, cudaMemcpyDeviceToDevice));

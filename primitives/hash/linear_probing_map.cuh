@@ -201,6 +201,10 @@ class linear_probing_map {
   [[nodiscard]] probe_statistics probe_stats(cudaStream_t stream = nullptr) const;
 
  private:
+  /// Zeroes the count counter, runs `launch` (which adds to it), returns the count.
+  template <class Launch>
+  std::uint64_t counted(Launch&& launch, cudaStream_t stream) const;
+
   Key empty_key_;
   Value empty_value_;
   device_buffer<slot> slots_;

@@ -189,27 +189,33 @@ std::uint64_t linear_probing_map<Key, Value, Hash>::erase(const Key* d_keys, std
 }
 
 template <class Key, class Value, class Hash>
-std::uint64_t linear_probing_map<Key, Value, Hash>::size(cudaStream_t stream) const {
-  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(counters_.data() + hash_detail::kCount, 0, sizeof(unsigned long long), stream));
-  hash_detail::count_live<<<hash_detail::grid_for(capacity()), 256, 0, stream>>>(ref(), counters_.data());
+template <class Launch>
+std::uint64_t linear_probing_map<Key, Value, Hash>::counted(Launch&& launch, cudaStream_t stream) const {
+  unsigned long long* count = counters_.data() + hash_detail::kCount;
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(count, 0, sizeof(unsigned long long), stream));
+  launch();
   GRAPHKIT_CHECK_LAUNCH();
-  unsigned long long count = 0;
-  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(&count, counters_.data() + hash_detail::kCount, sizeof count, cudaMemcpyDeviceToHost, stream));
+  unsigned long long result = 0;
+  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(&result, count, sizeof result, cudaMemcpyDeviceToHost, stream));
   GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
-  return count;
+  return result;
+}
+
+template <class Key, class Value, class Hash>
+std::uint64_t linear_probing_map<Key, Value, Hash>::size(cudaStream_t stream) const {
+  return counted([&] { hash_detail::count_live<<<hash_detail::grid_for(capacity()), 256, 0, stream>>>(ref(), counters_.data()); },
+                 stream);
 }
 
 template <class Key, class Value, class Hash>
 std::uint64_t linear_probing_map<Key, Value, Hash>::retrieve_all(Key* d_keys_out, Value* d_values_out,
                                                                  cudaStream_t stream) const {
-  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(counters_.data() + hash_detail::kCount, 0, sizeof(unsigned long long), stream));
-  hash_detail::retrieve_kernel<<<hash_detail::grid_for(capacity()), 256, 0, stream>>>(ref(), d_keys_out, d_values_out,
-                                                                                       counters_.data());
-  GRAPHKIT_CHECK_LAUNCH();
-  unsigned long long count = 0;
-  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(&count, counters_.data() + hash_detail::kCount, sizeof count, cudaMemcpyDeviceToHost, stream));
-  GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
-  return count;
+  return counted(
+      [&] {
+        hash_detail::retrieve_kernel<<<hash_detail::grid_for(capacity()), 256, 0, stream>>>(ref(), d_keys_out,
+                                                                                             d_values_out, counters_.data());
+      },
+      stream);
 }
 
 template <class Key, class Value, class Hash>

@@ -12,6 +12,34 @@
 
 namespace graphkit {
 
+/// What a kernel takes to deduplicate a frontier as it is built: one bit per
+/// vertex, set by the first thread that adds the vertex. Unlike
+/// dense_bitmap_ref::insert it keeps no per-chunk counts, because frontier
+/// pushes are hot and a handful of count words would serialize them.
+struct frontier_mask_ref {
+  std::uint32_t* words;
+
+  /// Marks v; true for exactly one caller between clears.
+  __device__ bool mark(vertex_t v) const {
+    const std::uint32_t bit = 1u << (v & 31);
+    return (atomicOr(&words[v >> 5], bit) & bit) == 0;
+  }
+};
+
+/// The storage behind frontier_mask_ref: n bits, cleared with one memset.
+class frontier_mask {
+ public:
+  explicit frontier_mask(vertex_t num_vertices, cudaStream_t stream = nullptr)
+      : words_((std::size_t{num_vertices} + 31) / 32) {
+    clear_async(stream);
+  }
+  [[nodiscard]] frontier_mask_ref ref() noexcept { return {words_.data()}; }
+  void clear_async(cudaStream_t stream = nullptr) { words_.fill_bytes(0, stream); }
+
+ private:
+  device_buffer<std::uint32_t> words_;
+};
+
 class vertex_frontier {
  public:
   explicit vertex_frontier(vertex_t num_vertices, cudaStream_t stream = nullptr)

@@ -5,11 +5,12 @@
 #include <new>
 
 #include "graph/generate/generators.hpp"
+#include "primitives/common/device.hpp"
 #include "primitives/common/error.hpp"
 
 namespace graphkit::apps {
 
-void add_common_options(CLI::App& app, common_options& o, bool positional_input) {
+void add_common_options(CLI::App& app, common_options& o, bool positional_input, device_support devices) {
   if (positional_input) {
     app.add_option("input", o.input, "Graph file: SNAP/whitespace edge list (.txt .el .wel), Matrix Market (.mtx), "
                                       "DIMACS (.gr) or graphkit binary (.gkbin); .gz is read directly");
@@ -27,9 +28,22 @@ void add_common_options(CLI::App& app, common_options& o, bool positional_input)
   app.add_flag("--validate", o.validate, "Check the result against an independent CPU oracle");
   app.add_option("--json", o.json, "Also write the report as JSON to this file");
   app.add_flag("-v,--verbose", o.verbose, "Print per-trial details and loader warnings");
-  app.add_option("--device", o.device, "Where to run: cpu (Boost.Graph path)")
-      ->check(CLI::IsMember({"cpu"}))
-      ->capture_default_str();
+  if (devices == device_support::cpu_and_gpu) {
+    app.add_option("--device", o.device,
+                   "Where to run: gpu (the default where a CUDA device exists) or cpu (the Boost.Graph oracle)")
+        ->check(CLI::IsMember({"cpu", "gpu"}));
+  } else {
+    app.add_option("--device", o.device, "Where to run: cpu")->check(CLI::IsMember({"cpu"}));
+  }
+}
+
+void resolve_device(common_options& o, device_support devices) {
+  if (o.device.empty()) {
+    o.device = devices == device_support::cpu_and_gpu && cuda_device_count() > 0 ? "gpu" : "cpu";
+  } else if (o.device == "gpu") {
+    if (const std::string why = cuda_unavailable_reason(); !why.empty())
+      throw input_error("--device gpu: " + why);
+  }
 }
 
 coo_graph load_input(const common_options& o, report& r, input_info& info, relabel_order order) {

@@ -28,12 +28,22 @@ struct common_options {
   std::string json;
   std::string output;
   bool verbose = false;
-  std::string device = "cpu";
+  /// "cpu" or "gpu"; empty until resolve_device() picks the default.
+  std::string device;
 };
+
+/// Which --device values an app has.
+enum class device_support { cpu_only, cpu_and_gpu };
 
 /// Adds the shared options. `positional_input` makes INPUT the first
 /// positional argument (sssp, tricount); dedup names its own positionals.
-void add_common_options(CLI::App& app, common_options& options, bool positional_input = true);
+void add_common_options(CLI::App& app, common_options& options, bool positional_input = true,
+                        device_support devices = device_support::cpu_only);
+
+/// Settles options.device: the GPU where one exists (and the app has a GPU
+/// path), else the CPU. Asking for --device gpu without a usable device is
+/// an input_error that says why there is none.
+void resolve_device(common_options& options, device_support devices);
 
 /// What the load phase learned beyond the edges themselves.
 struct input_info {

@@ -8,8 +8,9 @@
 namespace graphkit::dedup {
 namespace {
 
-int run(const apps::common_options& o, const params& p, relabel_order order, const std::string& out_path,
+int run(apps::common_options& o, const params& p, relabel_order order, const std::string& out_path,
         const std::string& out_format) {
+  apps::resolve_device(o, apps::device_support::cpu_only);
   apps::report r("dedup");
   apps::input_info info;
   coo_graph input = apps::load_input(o, r, info, order);

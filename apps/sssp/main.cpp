@@ -1,6 +1,8 @@
 // sssp: shortest-path distances from one or more sources.
+#include <chrono>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "apps/common/options.hpp"
 #include "apps/sssp/sssp.hpp"
@@ -33,48 +35,84 @@ void write_distances(const csr_graph& g, const result& r, const std::string& pat
   if (!out) throw make_input_error(path, 0, "write failed");
 }
 
-int run(apps::common_options& o, std::optional<original_id_t> source, std::size_t source_count) {
+void check_weights(const coo_graph& coo, const apps::common_options& o, const apps::input_info& info) {
+  if (o.random_weights) return;
+  for (const weight_t w : coo.weights) {
+    if (w < 0)
+      throw make_input_error(info.name, info.negative_weight_line,
+                             "negative weight " + std::to_string(w) +
+                                 ": sssp needs non-negative weights (or --random-weights)");
+  }
+}
+
+int run(apps::common_options& o, std::optional<original_id_t> source, std::size_t source_count,
+        const std::string& delta_text) {
+  apps::resolve_device(o, apps::device_support::cpu_and_gpu);
+  const bool on_gpu = o.device == "gpu";
+  if (!delta_text.empty() && !on_gpu) throw input_error("--delta applies to --device gpu only");
+  const delta_choice delta = delta_text.empty() ? delta_choice{} : delta_choice::parse(delta_text);
+
   apps::report r("sssp");
   apps::input_info info;
   coo_graph coo = apps::load_input(o, r, info);
-  if (!o.random_weights) {
-    for (std::size_t i = 0; i < coo.weights.size(); ++i) {
-      if (coo.weights[i] < 0)
-        throw make_input_error(info.name, info.negative_weight_line,
-                               "negative weight " + std::to_string(coo.weights[i]) +
-                                   ": sssp needs non-negative weights (or --random-weights)");
-    }
-  }
+  check_weights(coo, o, info);
   const csr_graph g = apps::build_input(std::move(coo), o, {}, r);
-
   const std::vector<vertex_t> sources = source ? std::vector<vertex_t>{apps::dense_vertex_id(g, *source)}
                                                : pick_sources(g, source_count, o.seed);
+
+  std::unique_ptr<gpu_solver> solver;
+  gpu_stats stats, first_stats;
+  if (on_gpu) {
+    apps::phase_timer timer(r, "upload");
+    solver = std::make_unique<gpu_solver>(g);
+    solver->run(sources[0], delta, stats);  // warm-up: module load, workspace growth
+  }
+  // One timed run: CUDA events on the GPU, the host clock on the CPU.
+  auto solve = [&](vertex_t s, result& res) {
+    nvtx_range range("run");
+    if (on_gpu) {
+      res = solver->run(s, delta, stats);
+      return stats.seconds;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    res = run_reference(g, s);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+
   std::vector<double> times, rates;
   apps::verification checked;
   double validate_seconds = 0;
-  std::uint64_t reached_first = 0;
+  std::uint64_t reached_first = 0, traversed_first = 0;
   result first;  // the first source's distances, for --output
   for (std::size_t s = 0; s < sources.size(); ++s) {
     result res;
-    const std::vector<double> source_times = apps::time_trials(o.trials, [&] { res = run_reference(g, sources[s]); });
+    std::vector<double> source_times;
+    for (int t = 0; t < o.trials; ++t) source_times.push_back(solve(sources[s], res));
     const double seconds = apps::median(source_times);
     const std::uint64_t traversed = edges_traversed(g, res);
     times.insert(times.end(), source_times.begin(), source_times.end());
     rates.push_back(traversed / std::max(seconds, 1e-12));
-    if (o.verbose)
+    if (o.verbose) {
       std::cout << "source " << g.original_id(sources[s]) << ": " << seconds * 1e3 << " ms, " << traversed
-                << " edges traversed\n";
+                << " edges traversed";
+      if (on_gpu) std::cout << ", " << stats.rounds << " rounds, delta " << stats.delta_first << " -> " << stats.delta_last;
+      std::cout << "\n";
+    }
     if (o.validate) {
       nvtx_range range("validate");
       const auto start = std::chrono::steady_clock::now();
-      const apps::verification v = verify(g, run_textbook_dijkstra(g, sources[s]), res);
+      // The GPU answers to Boost; the CPU path (Boost itself) to a textbook Dijkstra.
+      const result expected = on_gpu ? run_reference(g, sources[s]) : run_textbook_dijkstra(g, sources[s]);
+      const apps::verification v = verify(g, expected, res);
       for (const auto& m : v.first) checked.mismatch("source " + std::to_string(g.original_id(sources[s])) + ", " + m);
       checked.mismatches += v.mismatches - v.first.size();
       validate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     if (s == 0) {  // after validation, which reads res
       for (const distance_t d : res.distances) reached_first += d != kUnreachable;
+      traversed_first = traversed;
       first = std::move(res);
+      first_stats = stats;
     }
   }
   r.add_phase("run", apps::median(times));
@@ -83,12 +121,27 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
     apps::phase_timer timer(r, "output");
     write_distances(g, first, o.output);
   }
-  r.set("device", o.device + " (Boost.Graph dijkstra_shortest_paths)");
+  r.set("device", on_gpu ? std::string("gpu (delta-stepping)") : std::string("cpu (Boost.Graph dijkstra_shortest_paths)"));
   r.set("sources", std::uint64_t{sources.size()});
   r.set("first source", std::uint64_t{g.original_id(sources[0])});
   r.set("reached (first source)", reached_first);
   r.set("trials per source", std::int64_t{o.trials});
-  r.set("MTEPS (median)", apps::median(rates) / 1e6);
+  r.set("GTEPS (median)", apps::median(rates) / 1e9);
+  if (on_gpu) {
+    const char* mode = delta.how == delta_choice::mode::adaptive ? "auto"
+                       : delta.how == delta_choice::mode::fixed  ? "fixed"
+                                                                 : "heuristic";
+    r.set("delta mode", std::string(mode));
+    r.set("delta (first source)", std::to_string(first_stats.delta_first) +
+                                      (first_stats.delta_last != first_stats.delta_first
+                                           ? " -> " + std::to_string(first_stats.delta_last)
+                                           : std::string()));
+    r.set("rounds (first source)", first_stats.rounds);
+    r.set("buckets (first source)", first_stats.buckets);
+    r.set("epochs (first source)", first_stats.epochs);
+    r.set("relaxations per edge (first source)",
+          static_cast<double>(first_stats.examined) / std::max<std::uint64_t>(traversed_first, 1));
+  }
   if (o.validate) r.set_validation(checked);
   return apps::finish(r, o);
 }
@@ -104,12 +157,16 @@ int main(int argc, char** argv) {
   apps::common_options o;
   std::optional<original_id_t> source;
   std::size_t source_count = 1;
-  apps::add_common_options(app, o);
+  std::string delta;
+  apps::add_common_options(app, o, true, apps::device_support::cpu_and_gpu);
   auto* source_opt = app.add_option("--source", source, "Source vertex, by its id in the input file");
   app.add_option("--sources", source_count, "Run from this many random sources (seeded), report the median")
       ->check(CLI::PositiveNumber)
       ->excludes(source_opt);
+  app.add_option("--delta", delta,
+                 "Bucket width for the GPU: a positive integer, or 'auto' to adapt it while running "
+                 "(default: 32 x mean weight / mean degree)");
   app.add_option("--output", o.output, "Write 'vertex distance' lines (original ids) for the first source");
   if (auto code = apps::parse_command_line(app, argc, argv)) return *code;
-  return apps::guarded_main([&] { return sssp::run(o, source, source_count); });
+  return apps::guarded_main([&] { return sssp::run(o, source, source_count, delta); });
 }

@@ -1,9 +1,11 @@
-// Single-source shortest paths: the API shared by the CPU oracle and (with the
-// GPU issue) delta-stepping on the GPU.
+// Single-source shortest paths: the API shared by the CPU oracle and
+// delta-stepping on the GPU.
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "apps/common/report.hpp"
@@ -26,6 +28,58 @@ result run_reference(const csr_graph& g, vertex_t source);
 /// A textbook binary-heap Dijkstra, independent of Boost: validates the
 /// CPU path, where the oracle itself is what ran.
 result run_textbook_dijkstra(const csr_graph& g, vertex_t source);
+
+/// How the GPU solver picks delta, the width of a bucket.
+struct delta_choice {
+  enum class mode {
+    heuristic,  ///< heuristic_delta(g), fixed for the whole run
+    fixed,      ///< `value`
+    adaptive,   ///< starts at the heuristic, doubled or halved between epochs to keep the GPU busy
+  };
+  mode how = mode::heuristic;
+  std::uint64_t value = 0;
+
+  /// "auto", or a positive integer. Throws input_error otherwise.
+  static delta_choice parse(const std::string& text);
+};
+
+/// 32 x mean weight / mean out-degree (at least 1): a bucket then holds about
+/// a warp's worth of edges per vertex, the rule near-far GPU codes use.
+std::uint64_t heuristic_delta(const csr_graph& g);
+
+/// What one GPU run did, for the report.
+struct gpu_stats {
+  std::uint64_t rounds = 0;     ///< relaxation rounds (kernel launches over a frontier)
+  std::uint64_t buckets = 0;    ///< non-empty buckets processed
+  std::uint64_t epochs = 0;     ///< far-list redistributions, plus the first
+  std::uint64_t examined = 0;   ///< edges relaxed (with repeats)
+  std::uint64_t delta_first = 0;
+  std::uint64_t delta_last = 0;
+  double seconds = 0;           ///< CUDA-event time from initialization to the last round
+};
+
+/// Delta-stepping on the GPU (see apps/sssp/gpu/). Construction uploads the
+/// graph; run() may be called for many sources.
+class gpu_solver {
+ public:
+  explicit gpu_solver(const csr_graph& g);
+  ~gpu_solver();
+  gpu_solver(const gpu_solver&) = delete;
+  gpu_solver& operator=(const gpu_solver&) = delete;
+
+  result run(vertex_t source, const delta_choice& delta, gpu_stats& stats);
+
+ private:
+  struct state;
+  std::unique_ptr<state> state_;
+};
+
+/// Checks distances without a second solver, in O(m) on all host threads:
+/// d(source) = 0, no edge can still be relaxed (d(v) <= d(u) + w), and every
+/// other reached vertex has an in-edge that is tight (d(v) = d(u) + w). With
+/// positive weights these make d exactly the shortest-path distances; with
+/// zero-weight edges, use verify() against an oracle instead.
+apps::verification verify_certificate(const csr_graph& g, vertex_t source, const result& r);
 
 /// Compares every distance; mismatches name the vertex by its original id.
 apps::verification verify(const csr_graph& g, const result& expected, const result& actual);

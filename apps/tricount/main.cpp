@@ -18,7 +18,8 @@ void write_per_vertex(const csr_graph& g, const result& r, const std::string& pa
   if (!out) throw make_input_error(path, 0, "write failed");
 }
 
-int run(const apps::common_options& o, bool per_vertex) {
+int run(apps::common_options& o, bool per_vertex) {
+  apps::resolve_device(o, apps::device_support::cpu_only);
   apps::report r("tricount");
   apps::input_info info;
   coo_graph coo = apps::load_input(o, r, info);

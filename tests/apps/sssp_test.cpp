@@ -6,6 +6,7 @@
 #include "graph/build.hpp"
 #include "graph/generate/generators.hpp"
 #include "graph/io/load.hpp"
+#include "primitives/common/error.hpp"
 #include "tests/common/test_support.hpp"
 
 namespace graphkit::sssp {
@@ -80,6 +81,50 @@ TEST(SsspVerify, ReportsTheFirstMismatchesByOriginalId) {
   EXPECT_EQ(v.mismatches, 2u);
   EXPECT_EQ(v.first[0], "vertex 20: expected 1, got 2");
   EXPECT_EQ(v.first[1], "vertex 30: expected unreachable, got 5");
+}
+
+TEST(SsspVerify, CertificateAcceptsTrueDistancesAndCatchesEachKindOfError) {
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  coo_graph coo = generate("uniform:10:6", seed);
+  clean_options rules;
+  rules.random_weights = true;
+  rules.seed = seed;
+  (void)clean(coo, rules);
+  const csr_graph g = to_csr(std::move(coo));
+  const result truth = run_reference(g, 0);
+  EXPECT_TRUE(verify_certificate(g, 0, truth).passed());
+  // Each kind of wrong answer: too long (an edge still relaxes), too short
+  // (no tight in-edge), a source not at 0, a wrong length.
+  const vertex_t some = g.targets[g.offsets[0]];  // a neighbour of the source
+  for (const distance_t delta : {+1, -1}) {
+    result wrong = truth;
+    wrong.distances[some] += delta;
+    EXPECT_FALSE(verify_certificate(g, 0, wrong).passed()) << "delta " << delta;
+  }
+  result unreached = truth;
+  unreached.distances[some] = kUnreachable;
+  EXPECT_FALSE(verify_certificate(g, 0, unreached).passed());
+  result shifted = truth;
+  for (auto& d : shifted.distances)
+    if (d != kUnreachable) d += 1;
+  EXPECT_FALSE(verify_certificate(g, 0, shifted).passed());
+  EXPECT_FALSE(verify_certificate(g, 0, result{{0}}).passed());
+}
+
+TEST(SsspDelta, ParsesAutoAndPositiveIntegersOnly) {
+  EXPECT_EQ(delta_choice::parse("auto").how, delta_choice::mode::adaptive);
+  const delta_choice fixed = delta_choice::parse("300");
+  EXPECT_EQ(fixed.how, delta_choice::mode::fixed);
+  EXPECT_EQ(fixed.value, 300u);
+  for (const char* bad : {"0", "-3", "1.5", "", "fast", "12x"}) EXPECT_THROW(delta_choice::parse(bad), input_error) << bad;
+}
+
+TEST(SsspDelta, HeuristicIsWarpWidthTimesMeanWeightOverMeanDegree) {
+  // 4 vertices, 8 edges of weight 10: mean degree 2, so delta = 32 * 10 / 2.
+  const csr_graph g = make(4, {{0, 1, 10}, {1, 0, 10}, {1, 2, 10}, {2, 1, 10}, {2, 3, 10}, {3, 2, 10}, {3, 0, 10}, {0, 3, 10}});
+  EXPECT_EQ(heuristic_delta(g), 160u);
+  EXPECT_EQ(heuristic_delta(make(2, {})), 1u);
 }
 
 }  // namespace

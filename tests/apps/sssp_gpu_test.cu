@@ -1,0 +1,122 @@
+// GPU delta-stepping against Boost's Dijkstra: generated graphs of several
+// shapes, weight ranges and deltas, the shipped road network, and the edge
+// cases (one vertex, disconnected, unit weights, unweighted, long paths).
+#include <gtest/gtest.h>
+
+#include "apps/sssp/sssp.hpp"
+#include "graph/build.hpp"
+#include "graph/generate/generators.hpp"
+#include "graph/io/load.hpp"
+#include "primitives/common/error.hpp"
+#include "tests/common/gpu_support.hpp"
+#include "tests/common/test_support.hpp"
+
+namespace graphkit::sssp {
+namespace {
+
+csr_graph generated(const std::string& spec, std::uint64_t seed, weight_t max_weight) {
+  coo_graph coo = generate(spec, seed);
+  clean_options rules;
+  rules.random_weights = max_weight > 0;
+  rules.max_random_weight = max_weight;
+  rules.seed = seed;
+  (void)clean(coo, rules);
+  return to_csr(std::move(coo));
+}
+
+csr_graph make(vertex_t n, std::vector<std::tuple<vertex_t, vertex_t, weight_t>> edges) {
+  coo_graph g;
+  g.num_vertices = n;
+  for (auto [u, v, w] : edges) g.src.push_back(u), g.dst.push_back(v), g.weights.push_back(w);
+  return to_csr(std::move(g));
+}
+
+void expect_matches_oracle(const csr_graph& g, vertex_t source, const delta_choice& delta) {
+  gpu_solver solver(g);
+  gpu_stats stats;
+  const result got = solver.run(source, delta, stats);
+  const apps::verification v = verify(g, run_reference(g, source), got);
+  EXPECT_TRUE(v.passed()) << v.mismatches << " mismatches, first: " << (v.first.empty() ? "" : v.first[0])
+                          << " (delta " << stats.delta_first << ")";
+  EXPECT_GE(stats.rounds, 1u);
+}
+
+TEST(SsspGpu, GeneratedGraphsMatchBoost) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  for (const char* spec : {"rmat:10", "rmat:14", "uniform:12:4", "uniform:15", "grid:64x100"}) {
+    for (const weight_t max_weight : {255, 100000}) {
+      SCOPED_TRACE(std::string(spec) + ", weights 1.." + std::to_string(max_weight));
+      const csr_graph g = generated(spec, seed, max_weight);
+      const auto source = static_cast<vertex_t>(seed % g.num_vertices);
+      expect_matches_oracle(g, source, {});
+      expect_matches_oracle(g, source, {delta_choice::mode::adaptive, 0});
+    }
+  }
+}
+
+TEST(SsspGpu, EveryDeltaFromOneToBeyondTheLongestPath) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  const csr_graph g = generated("rmat:12", seed, 255);
+  for (const std::uint64_t delta : {1ull, 7ull, 100ull, 1000ull, 1ull << 40}) {
+    SCOPED_TRACE("delta " + std::to_string(delta));
+    expect_matches_oracle(g, 0, {delta_choice::mode::fixed, delta});
+  }
+}
+
+TEST(SsspGpu, HubsLargerThanTheHeavyThreshold) {
+  GRAPHKIT_REQUIRE_GPU();
+  // A star of 20000 leaves (chunked relaxation) whose leaves also form a path.
+  std::vector<std::tuple<vertex_t, vertex_t, weight_t>> edges;
+  const vertex_t leaves = 20000;
+  for (vertex_t v = 1; v <= leaves; ++v) edges.emplace_back(0, v, 1000 + v % 77);
+  for (vertex_t v = 1; v < leaves; ++v) edges.emplace_back(v, v + 1, 1);
+  const csr_graph g = make(leaves + 1, edges);
+  expect_matches_oracle(g, 0, {});
+  expect_matches_oracle(g, 0, {delta_choice::mode::fixed, 1});
+}
+
+TEST(SsspGpu, RoadNetworkRome99) {
+  GRAPHKIT_REQUIRE_GPU();
+  const csr_graph g = to_csr(load_graph(test::dataset("rome99.gr")).graph);
+  expect_matches_oracle(g, 0, {});
+  expect_matches_oracle(g, 1000, {delta_choice::mode::adaptive, 0});
+}
+
+TEST(SsspGpu, EdgeCases) {
+  GRAPHKIT_REQUIRE_GPU();
+  SCOPED_TRACE("single vertex");
+  expect_matches_oracle(make(1, {}), 0, {});
+  SCOPED_TRACE("disconnected: two components and an isolated vertex");
+  expect_matches_oracle(make(7, {{0, 1, 3}, {1, 2, 4}, {2, 0, 1}, {4, 5, 2}, {5, 6, 2}}), 0, {});
+  SCOPED_TRACE("every weight 1, and zero weights");
+  expect_matches_oracle(generated("uniform:10:8", 5, 1), 3, {});
+  expect_matches_oracle(make(4, {{0, 1, 0}, {1, 2, 0}, {2, 3, 5}, {0, 3, 6}}), 0, {delta_choice::mode::fixed, 2});
+  SCOPED_TRACE("unweighted (weight 1)");
+  expect_matches_oracle(generated("rmat:9", 9, 0), 0, {});
+  SCOPED_TRACE("long paths overflow 32 bits");
+  const weight_t big = 2'000'000'000;
+  expect_matches_oracle(make(4, {{0, 1, big}, {1, 2, big}, {2, 3, big}}), 0, {});
+}
+
+TEST(SsspGpu, ManySourcesReuseOneSolver) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  const csr_graph g = generated("uniform:11:6", seed, 255);
+  gpu_solver solver(g);
+  for (vertex_t s : {0u, 17u, 2047u}) {
+    gpu_stats stats;
+    const result got = solver.run(s, {}, stats);
+    EXPECT_TRUE(verify(g, run_reference(g, s), got).passed()) << "source " << s;
+    EXPECT_TRUE(verify_certificate(g, s, got).passed()) << "source " << s;
+  }
+  gpu_stats stats;
+  EXPECT_THROW(solver.run(g.num_vertices, {}, stats), input_error);
+}
+
+}  // namespace
+}  // namespace graphkit::sssp

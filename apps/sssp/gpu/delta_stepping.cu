@@ -34,8 +34,8 @@ namespace {
 
 // Work per round that keeps an H100 busy: below kLowWork edges per round the
 // adaptive mode widens delta, above kHighWork it narrows it.
-constexpr double kLowWork = 1 << 19;
-constexpr double kHighWork = 1 << 23;
+constexpr double kLowWork = 1 << 18;
+constexpr double kHighWork = 1 << 21;
 
 __global__ void init_distances_kernel(gpu_distance* dist, vertex_t n, vertex_t source) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
@@ -78,14 +78,19 @@ struct gpu_solver::state {
         split(std::max<std::size_t>(g.num_vertices, 1)),
         chunks(detail::chunk_capacity(g.num_edges())),
         counters(1),
+        offsets(detail::kGroups + 1),
         mask(g.num_vertices),
         heuristic(heuristic_delta(g)) {
     GRAPHKIT_CUDA_TRY(cudaMallocHost(&host_counters, sizeof(detail::round_counters)));
+    GRAPHKIT_CUDA_TRY(cudaMallocHost(&host_offsets, (detail::kGroups + 1) * sizeof(std::uint32_t)));
     int device = 0;
     GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
     GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   }
-  ~state() { cudaFreeHost(host_counters); }
+  ~state() {
+    cudaFreeHost(host_counters);
+    cudaFreeHost(host_offsets);
+  }
 
   device_csr graph;
   device_buffer<gpu_distance> dist;
@@ -94,11 +99,13 @@ struct gpu_solver::state {
   device_buffer<vertex_t> split;     ///< multisplit output
   device_buffer<detail::heavy_chunk> chunks;
   device_buffer<detail::round_counters> counters;
+  device_buffer<std::uint32_t> offsets;  ///< multisplit's kGroups + 1 offsets
   frontier_mask mask;
   std::array<detail::vertex_list, detail::kEpochBuckets> buckets;
   detail::vertex_list far;
   multisplit_workspace split_workspace;
-  detail::round_counters* host_counters = nullptr;
+  detail::round_counters* host_counters = nullptr;  // pinned, so reads are plain DMA
+  std::uint32_t* host_offsets = nullptr;
   int sms = 1;
   std::uint64_t heuristic;
   cudaStream_t stream = nullptr;
@@ -109,9 +116,7 @@ struct gpu_solver::state {
   }
 
   void reset_counters() {
-    detail::round_counters zero{};
-    zero.far_min = detail::kGpuUnreachable;
-    GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(counters.data(), &zero, sizeof zero, cudaMemcpyHostToDevice, stream));
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, sizeof(detail::round_counters), stream));
   }
   const detail::round_counters& read_counters() {
     GRAPHKIT_CUDA_TRY(
@@ -138,11 +143,17 @@ struct gpu_solver::state {
     return c.updated;
   }
 
-  /// Splits n vertices at d_in into `split` by bucket; returns the kGroups + 1 offsets.
-  std::vector<std::uint32_t> classify(const vertex_t* d_in, std::uint32_t n, gpu_distance base, gpu_distance delta) {
+  /// Splits n vertices at d_in into `split` by bucket; returns the kGroups + 1
+  /// offsets. bucket_of_vertex never leaves [0, kGroups), so unlike
+  /// multisplit_keys this skips the out-of-range check and its second sync.
+  const std::uint32_t* classify(const vertex_t* d_in, std::uint32_t n, gpu_distance base, gpu_distance delta) {
     nvtx_range range("multisplit");
-    return multisplit_keys(d_in, split.data(), n, detail::kGroups, detail::bucket_of_vertex{dist.data(), base, delta},
-                           split_workspace, stream);
+    multisplit_keys_async(d_in, split.data(), n, detail::kGroups, detail::bucket_of_vertex{dist.data(), base, delta},
+                          offsets.data(), split_workspace, stream);
+    GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(host_offsets, offsets.data(), (detail::kGroups + 1) * sizeof(std::uint32_t),
+                                      cudaMemcpyDeviceToHost, stream));
+    GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
+    return host_offsets;
   }
 
   /// Bucket k's list, cleaned into `frontier`: returns its size.
@@ -162,6 +173,7 @@ struct gpu_solver::state {
   /// The smallest distance at or above `threshold` in the far list.
   gpu_distance far_minimum(gpu_distance threshold) {
     reset_counters();
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(&counters.data()->far_min, 0xff, sizeof(gpu_distance), stream));
     const unsigned grid = std::min(blocks_for(far.size(), 256), 8u * static_cast<unsigned>(sms));
     detail::min_live_distance_kernel<<<grid, 256, 0, stream>>>(far.data(), far.size(), dist.data(), threshold,
                                                                 counters.data());
@@ -171,7 +183,7 @@ struct gpu_solver::state {
 
   /// Moves groups [first, kEpochBuckets) of `split` into their bucket lists
   /// and the far group into the far list.
-  void distribute(const std::vector<std::uint32_t>& offsets, std::uint32_t first) {
+  void distribute(const std::uint32_t* offsets, std::uint32_t first) {
     for (std::uint32_t k = first; k < detail::kEpochBuckets; ++k)
       buckets[k].append(split.data() + offsets[k], offsets[k + 1] - offsets[k], stream);
     far.append(split.data() + offsets[detail::kFarGroup],
@@ -215,45 +227,59 @@ result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& s
   std::uint32_t frontier_size = 1;
   std::uint32_t k = 0;  // the current bucket, counted from base
   stats.epochs = 1;
-  std::uint64_t epoch_rounds = 0, epoch_examined = 0;
   for (;;) {
     // Settle bucket k: relax until no vertex falls back into it.
-    if (frontier_size > 0) ++stats.buckets;
+    ++stats.buckets;
+    std::uint64_t bucket_rounds = 0, bucket_examined = 0;
     while (frontier_size > 0) {
       const std::uint64_t examined_before = stats.examined;
       const std::uint32_t updated = st.relax(frontier, frontier_size, stats);
-      ++epoch_rounds;
-      epoch_examined += stats.examined - examined_before;
+      ++bucket_rounds;
+      bucket_examined += stats.examined - examined_before;
       if (updated == 0) break;
-      const std::vector<std::uint32_t> offsets = st.classify(st.updated.data(), updated, base, delta);
+      const std::uint32_t* offsets = st.classify(st.updated.data(), updated, base, delta);
       st.distribute(offsets, k + 1);
       frontier = st.split.data() + offsets[k];
       frontier_size = offsets[k + 1] - offsets[k];
     }
-    // The next non-empty bucket of this epoch.
-    frontier_size = 0;
-    while (frontier_size == 0 && ++k < detail::kEpochBuckets) {
-      if (st.buckets[k].size() == 0) continue;
-      frontier_size = st.open_bucket(k, base, delta);
-      frontier = st.frontier.data();
-    }
-    if (frontier_size > 0) continue;
+    // Everything below `settled` is final now.
+    gpu_distance settled = base + (k + 1) * delta;
 
-    // A new epoch from the far list: everything below base + kEpochBuckets*delta is settled.
-    if (st.far.size() == 0) break;
-    const gpu_distance next_base = st.far_minimum(base + detail::kEpochBuckets * delta);
-    if (next_base == detail::kGpuUnreachable) break;  // only stale entries were left
-    if (adaptive && epoch_rounds > 0) {
-      const double work = static_cast<double>(epoch_examined) / epoch_rounds;
-      if (work < kLowWork) delta *= 2;
-      else if (work > kHighWork && delta > 1) delta /= 2;
+    // --delta auto: a bucket whose rounds were too small to fill the GPU
+    // widens delta, one whose rounds were huge narrows it. The epoch's
+    // bucket boundaries move with delta, so its lists go back to the far list.
+    gpu_distance next_delta = delta;
+    if (adaptive) {
+      const double work = static_cast<double>(bucket_examined) / static_cast<double>(bucket_rounds);
+      if (work < kLowWork) next_delta = delta * 2;
+      else if (work > kHighWork && delta > 1) next_delta = delta / 2;
     }
-    base = next_base;
+    frontier_size = 0;
+    if (next_delta != delta) {
+      for (std::uint32_t j = k + 1; j < detail::kEpochBuckets; ++j) {
+        st.far.append(st.buckets[j].data(), st.buckets[j].size(), st.stream);
+        st.buckets[j].clear();
+      }
+      delta = next_delta;
+    } else {
+      // The next non-empty bucket of this epoch.
+      while (frontier_size == 0 && ++k < detail::kEpochBuckets) {
+        if (st.buckets[k].size() == 0) continue;
+        frontier_size = st.open_bucket(k, base, delta);
+        frontier = st.frontier.data();
+      }
+      if (frontier_size > 0) continue;
+      settled = base + detail::kEpochBuckets * delta;
+    }
+
+    // A new epoch, from the far list.
+    if (st.far.size() == 0) break;
+    base = st.far_minimum(settled);
+    if (base == detail::kGpuUnreachable) break;  // only stale entries were left
     ++stats.epochs;
-    epoch_rounds = epoch_examined = 0;
     const std::uint32_t far_size = st.far.size();
     if (st.split.size() < far_size) st.split = device_buffer<vertex_t>(far_size + far_size / 2);
-    const std::vector<std::uint32_t> offsets = st.classify(st.far.data(), far_size, base, delta);
+    const std::uint32_t* offsets = st.classify(st.far.data(), far_size, base, delta);
     st.far.clear();
     st.distribute(offsets, 0);
     k = 0;

@@ -95,15 +95,24 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   method = resolve(method, m);
   if (n >= std::numeric_limits<std::uint32_t>::max())
     throw error("multisplit: " + std::to_string(n) + " items; at most 2^32 - 2 are supported (32-bit offsets)");
-  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
-  if (method == multisplit_method::radix_sort)
+  if (method == multisplit_method::radix_sort) {
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
     return radix_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
+  }
 
   constexpr int kWarps = tuning::kWarps;
   const bool warp_method = method == multisplit_method::warp;
   constexpr int kBlockItems = tuning::block_items<Key, Value>();
   const std::size_t unit_items = warp_method ? 32 * tuning::kWarpItems : kWarps * 32 * kBlockItems;
   const std::size_t units = (n + unit_items - 1) / unit_items;
+  if (!warp_method && units == 1 && !offsets_only) {  // one tile: one launch, see block_postscan
+    block_postscan<kWarps, kBlockItems><<<1, kWarps * 32, 0, stream>>>(
+        keys_in, values_in, keys_out, values_out, n, m, bucket_of, nullptr, 1,
+        single_tile_outputs{offsets, ws.out_of_range_.data()});
+    GRAPHKIT_CHECK_LAUNCH();
+    return;
+  }
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
   const std::size_t cells = std::size_t{m} * units + 1;  // + 1: the scan's total lands there
   std::uint32_t* histogram = ws.scratch(ws.histogram_, cells);
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(histogram + cells - 1, 0, sizeof(std::uint32_t), stream));

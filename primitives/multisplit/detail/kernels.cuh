@@ -216,10 +216,22 @@ __global__ void __launch_bounds__(Warps * 32)
   }
 }
 
+/// The block method's post-scan. With `single_tile` set (n fits one tile,
+/// one block) it is the whole multisplit in one launch: the tile's bucket
+/// starts are the global offsets, written to single_tile->offsets with the
+/// out-of-range count, and `scanned` is not read. Small inputs, such as an
+/// SSSP round's improved vertices on a road network, are then one launch
+/// instead of six.
+struct single_tile_outputs {
+  std::uint32_t* offsets;
+  std::uint32_t* out_of_range;
+};
+
 template <int Warps, int Items, class Key, class Value, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32)
     block_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
-                   std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t units) {
+                   std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t units,
+                   single_tile_outputs single_tile = {nullptr, nullptr}) {
   using tile = block_multisplit_tile<Warps, Items>;
   constexpr int kTile = Warps * 32 * Items;
   __shared__ typename tile::storage storage;
@@ -234,11 +246,19 @@ __global__ void __launch_bounds__(Warps * 32)
   value_tile<Value, Items> value;
   std::uint32_t bucket[Items], position[Items];
   bool valid[Items];
-  std::uint32_t bad = 0;  // counted by the pre-scan already
+  std::uint32_t bad = 0;  // counted by the pre-scan already, unless single_tile
   load_items(keys_in, n, first, m, bucket_of, key, bucket, valid, bad);
   load_values<Items>(values_in, n, first, value);
-  for (unsigned b = threadIdx.x; b < m; b += Warps * 32) base[b] = scanned[b * units + blockIdx.x];
+  if (!single_tile.offsets)
+    for (unsigned b = threadIdx.x; b < m; b += Warps * 32) base[b] = scanned[b * units + blockIdx.x];
+  if (single_tile.offsets) {
+    if (threadIdx.x == 0) *single_tile.out_of_range = 0;
+    __syncthreads();
+    report_out_of_range(bad, single_tile.out_of_range);
+  }
   tile::rank(storage, bucket, valid, m, position);
+  if (single_tile.offsets)
+    for (unsigned b = threadIdx.x; b <= m; b += Warps * 32) single_tile.offsets[b] = storage.bucket_start[b];
 #pragma unroll
   for (int r = 0; r < Items; ++r) {
     if (valid[r]) {
@@ -251,7 +271,8 @@ __global__ void __launch_bounds__(Warps * 32)
   const std::uint32_t total = storage.bucket_start[m];
   for (std::uint32_t i = threadIdx.x; i < total; i += Warps * 32) {
     const std::uint32_t b = tile_buckets[i];
-    const std::uint32_t dst = base[b] + i - storage.bucket_start[b];
+    // One tile: its order is the output order.
+    const std::uint32_t dst = single_tile.offsets ? i : base[b] + i - storage.bucket_start[b];
     keys_out[dst] = tile_keys[i];
     if constexpr (kHasValues<Value>) values_out[dst] = tile_values[i];
   }

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "bench/common/gpu_timer.cuh"
+#include "bench/common/gather_ceiling.cuh"
 #include "primitives/hash/linear_probing_map.cuh"
 
 namespace {
@@ -19,13 +19,6 @@ using map_type = linear_probing_map<std::uint32_t, std::uint32_t>;
 __global__ void make_keys(std::uint32_t* keys, std::uint32_t* values, std::size_t first, std::size_t n) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) keys[i] = murmur3_hash{}(static_cast<std::uint32_t>(first + i)), values[i] = static_cast<std::uint32_t>(first + i);
-}
-__global__ void random_gather(const unsigned long long* table, std::size_t size, std::size_t n, unsigned long long* sink) {
-  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (i < n) {
-    const unsigned long long v = table[murmur3_hash{}(static_cast<std::uint64_t>(i)) % size];
-    if (v == 42) *sink = v;  // keeps the load
-  }
 }
 __global__ void random_cas(unsigned long long* table, std::size_t size, std::size_t n) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
@@ -54,7 +47,7 @@ int main() {
     device_buffer<unsigned long long> big(words), sink(1);
     big.fill_bytes(0);
     const double gather_ms = t.median_ms(kReps, [&] {
-      random_gather<<<blocks(ops), 256>>>(big.data(), words, ops, sink.data());
+      bench::random_gather<<<blocks(ops), 256>>>(big.data(), words, ops, sink.data());
       GRAPHKIT_CHECK_LAUNCH();
     });
     const double cas_ms = t.median_ms(kReps, [&] {

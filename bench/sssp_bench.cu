@@ -14,39 +14,17 @@
 #include <optional>
 
 #include "apps/sssp/sssp.hpp"
-#include "bench/common/gpu_timer.cuh"
+#include "bench/common/gather_ceiling.cuh"
 #include "graph/build.hpp"
 #include "graph/detail/parallel.hpp"
 #include "graph/generate/generators.hpp"
 #include "graph/io/load.hpp"
 #include "primitives/common/device_buffer.hpp"
-#include "primitives/hash/hash_functions.cuh"
 
 namespace {
 
 using namespace graphkit;
 
-__global__ void random_gather(const unsigned long long* table, std::size_t size, std::size_t n,
-                              unsigned long long* sink) {
-  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (i < n) {
-    const unsigned long long v = table[murmur3_hash{}(static_cast<std::uint64_t>(i)) % size];
-    if (v == 42) *sink = v;
-  }
-}
-
-/// Random 8-byte gathers per second over 1 GiB: the relaxation ceiling.
-double gather_ceiling() {
-  const std::size_t words = std::size_t{1} << 27;
-  device_buffer<unsigned long long> big(words), sink(1);
-  big.fill_bytes(0);
-  bench::gpu_timer t;
-  const double ms = t.median_ms(5, [&] {
-    random_gather<<<static_cast<unsigned>(words / 256), 256>>>(big.data(), words, words, sink.data());
-    GRAPHKIT_CHECK_LAUNCH();
-  });
-  return words / (ms * 1e-3);
-}
 
 csr_graph build(const std::string& spec, std::uint64_t seed) {
   coo_graph coo = spec.ends_with(".gr") ? load_graph(spec).graph : generate(spec, seed);
@@ -130,7 +108,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     graphs.push_back(rome);
-    const double ceiling = gather_ceiling() / 1e9;
+    const double ceiling = bench::gather_ceiling() / 1e9;
     // PERFORMANCE.md, same machine: (GAP 16 cores, Gunrock H100) in ms.
     const std::map<std::string, std::pair<double, double>> peers{{"rmat:21 hub", {70, 11}}, {"uniform:21", {109, 20.5}},
                                                                   {"rmat:22", {215, 0}}, {"uniform:22", {278, 0}}};

@@ -7,24 +7,15 @@
 #include <algorithm>
 
 #include "graph/types.hpp"
+#include "primitives/bitmap/bit_span.cuh"
 #include "primitives/bitmap/dense_bitmap.cuh"
 #include "primitives/common/device_buffer.hpp"
 
 namespace graphkit {
 
 /// What a kernel takes to deduplicate a frontier as it is built: one bit per
-/// vertex, set by the first thread that adds the vertex. Unlike
-/// dense_bitmap_ref::insert it keeps no per-chunk counts, because frontier
-/// pushes are hot and a handful of count words would serialize them.
-struct frontier_mask_ref {
-  std::uint32_t* words;
-
-  /// Marks v; true for exactly one caller between clears.
-  __device__ bool mark(vertex_t v) const {
-    const std::uint32_t bit = 1u << (v & 31);
-    return (atomicOr(&words[v >> 5], bit) & bit) == 0;
-  }
-};
+/// vertex, set by the first thread that adds the vertex (bit_span_ref::set).
+using frontier_mask_ref = bit_span_ref;
 
 /// The storage behind frontier_mask_ref: n bits, cleared with one memset.
 class frontier_mask {

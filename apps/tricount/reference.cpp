@@ -7,6 +7,7 @@
 
 #include "apps/tricount/tricount.hpp"
 #include "graph/detail/parallel.hpp"
+#include "primitives/common/error.hpp"
 
 namespace graphkit::tricount {
 
@@ -105,6 +106,26 @@ std::uint64_t wedges(const csr_graph& g) {
 double global_clustering(const csr_graph& g, std::uint64_t triangles) {
   const std::uint64_t w = wedges(g);
   return w == 0 ? 0.0 : 3.0 * static_cast<double>(triangles) / static_cast<double>(w);
+}
+
+}  // namespace graphkit::tricount
+
+namespace graphkit::tricount {
+
+method parse_method(const std::string& name) {
+  for (const method m : {method::automatic, method::merge, method::hash, method::bitmap})
+    if (name == method_name(m)) return m;
+  throw input_error("--method '" + name + "': expected auto, merge, hash or bitmap");
+}
+
+const char* method_name(method m) {
+  switch (m) {
+    case method::automatic: return "auto";
+    case method::merge: return "merge";
+    case method::hash: return "hash";
+    case method::bitmap: return "bitmap";
+  }
+  return "?";
 }
 
 }  // namespace graphkit::tricount

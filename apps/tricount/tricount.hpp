@@ -1,9 +1,11 @@
-// Triangle counting: the API shared by the CPU oracles and (with the GPU
-// issue) the hash, bitmap and merge intersections on the GPU. Input graphs are
+// Triangle counting: the API shared by the CPU oracles and the GPU counter
+// (hash, bitmap and merge intersections, apps/tricount/gpu/). Input graphs are
 // undirected and simple: symmetrized, without self-loops or duplicates.
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "apps/common/report.hpp"
@@ -25,6 +27,48 @@ result run_reference(const csr_graph& g, bool per_vertex);
 /// found once, at its lowest-ranked vertex), multithreaded. Independent of
 /// Boost: it cross-checks the oracle.
 result count_by_merge(const csr_graph& g, bool per_vertex);
+
+/// How the GPU tests whether a two-hop neighbour w of u is also u's neighbour.
+enum class method {
+  automatic,  ///< per vertex class, the set that measured fastest (auto_method)
+  merge,      ///< binary search in u's sorted out-list
+  hash,       ///< u's out-list in a linear-probing hash set (shared memory, else global)
+  bitmap,     ///< u's out-list as bits in a per-block n-bit bitmap
+};
+/// "auto", "merge", "hash" or "bitmap"; throws input_error otherwise.
+method parse_method(const std::string& name);
+const char* method_name(method m);
+
+/// Light vertices are counted by a warp each, heavy ones (out-degree above
+/// 256, or more than 2^14 two-hop paths) by a block each.
+enum class vertex_class { light, heavy };
+/// What --method auto uses for each class.
+method auto_method(vertex_class c);
+
+struct gpu_stats {
+  method light_method = method::automatic, heavy_method = method::automatic;
+  std::uint64_t light = 0, heavy = 0;  ///< vertices in each class
+  std::uint64_t oriented_edges = 0;
+  double preprocess_seconds = 0;  ///< orientation, classes, multisplit (CUDA events)
+  double light_seconds = 0, heavy_seconds = 0;
+  [[nodiscard]] double count_seconds() const { return light_seconds + heavy_seconds; }
+};
+
+/// Exact triangle counting on the GPU. Construction uploads the (symmetric,
+/// simple) graph; run() orients it, classifies vertices and counts.
+class gpu_counter {
+ public:
+  explicit gpu_counter(const csr_graph& g);
+  ~gpu_counter();
+  gpu_counter(const gpu_counter&) = delete;
+  gpu_counter& operator=(const gpu_counter&) = delete;
+
+  result run(method m, bool per_vertex, gpu_stats& stats);
+
+ private:
+  struct state;
+  std::unique_ptr<state> state_;
+};
 
 /// Compares totals and, where both have them, per-vertex counts.
 apps::verification verify(const csr_graph& g, const result& expected, const result& actual);

@@ -47,7 +47,7 @@ __global__ void filter_bucket_kernel(const vertex_t* in, std::uint32_t n, const 
   if (i >= n) return;
   const vertex_t v = in[i];
   const gpu_distance d = dist[v];
-  if (d >= low && d < high && mask.mark(v)) push_vertex(out, &counters->kept, v);
+  if (d >= low && d < high && mask.set(v)) push_vertex(out, &counters->kept, v);
 }
 
 /// counters->far_min = the smallest dist[v] >= threshold over the list (stays

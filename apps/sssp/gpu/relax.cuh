@@ -80,7 +80,7 @@ __device__ inline void relax_edge(const relax_state& s, edge_t e, gpu_distance d
   const gpu_distance nd = du + (s.graph.weights ? static_cast<gpu_distance>(s.graph.weights[e]) : 1ull);
   // A plain read first: distances only fall, so a stale value can cost an
   // extra atomic but never skips a needed one.
-  if (nd < s.dist[t] && nd < atomicMin(&s.dist[t], nd) && s.mask.mark(t))
+  if (nd < s.dist[t] && nd < atomicMin(&s.dist[t], nd) && s.mask.set(t))
     push_vertex(s.updated, &s.counters->updated, t);
 }
 

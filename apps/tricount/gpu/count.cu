@@ -1,0 +1,225 @@
+// GPU triangle counting driver: preprocessing (orientation, work classes,
+// multisplit into light and heavy vertices) and the two counting kernels,
+// each with the membership set the method asks for. See orient.cuh and
+// intersect.cuh for the algorithm.
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cmath>
+
+#include "apps/tricount/gpu/intersect.cuh"
+#include "apps/tricount/gpu/orient.cuh"
+#include "apps/tricount/tricount.hpp"
+#include "primitives/common/error.hpp"
+#include "primitives/common/nvtx.hpp"
+#include "primitives/multisplit/multisplit.cuh"
+
+namespace graphkit::tricount {
+
+namespace {
+
+unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned>((n + block - 1) / block); }
+
+class event_timer {
+ public:
+  event_timer() { GRAPHKIT_CUDA_TRY(cudaEventCreate(&event_)); }
+  ~event_timer() { cudaEventDestroy(event_); }
+  event_timer(const event_timer&) = delete;
+  event_timer& operator=(const event_timer&) = delete;
+  void record() { GRAPHKIT_CUDA_TRY(cudaEventRecord(event_)); }
+  /// Seconds from `earlier` to this event (both recorded, this one waited for).
+  double seconds_since(const event_timer& earlier) const {
+    GRAPHKIT_CUDA_TRY(cudaEventSynchronize(event_));
+    float ms = 0;
+    GRAPHKIT_CUDA_TRY(cudaEventElapsedTime(&ms, earlier.event_, event_));
+    return ms / 1e3;
+  }
+
+ private:
+  cudaEvent_t event_{};
+};
+
+detail::set_kind kind_of(method m) {
+  switch (m) {
+    case method::merge: return detail::set_kind::sorted_list;
+    case method::hash: return detail::set_kind::hash;
+    case method::bitmap: return detail::set_kind::bitmap;
+    case method::automatic: break;
+  }
+  throw error("tricount: no set kind for 'auto'");
+}
+
+}  // namespace
+
+// The rule --method auto applies, from bench/tricount_bench (see the README):
+// light vertices (a warp each) and heavy ones (a block each) take the set that
+// measured fastest for their class.
+method auto_method(vertex_class c) { return c == vertex_class::light ? method::hash : method::hash; }
+
+struct gpu_counter::state {
+  explicit state(const csr_graph& g)
+      : graph(to_device(g)),
+        num_undirected_edges(g.num_edges() / 2),
+        out_degree(std::size_t{g.num_vertices} + 1),
+        out_targets(std::max<std::size_t>(num_undirected_edges, 1)),
+        class_of(std::max<std::size_t>(g.num_vertices, 1)),
+        ids(std::max<std::size_t>(g.num_vertices, 1)),
+        ordered(std::max<std::size_t>(g.num_vertices, 1)),
+        counters(2) {
+    int device = 0;
+    GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
+    GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  }
+
+  device_csr graph;
+  std::size_t num_undirected_edges;
+  device_buffer<edge_t> out_degree;  ///< then the oriented offsets (n + 1)
+  device_buffer<vertex_t> out_targets;
+  device_buffer<std::uint32_t> class_of;
+  device_buffer<vertex_t> ids, ordered;  ///< 0..n-1, and the same split by class
+  device_buffer<unsigned long long> counters;  ///< [0] triangles, [1] heavy-vertex cursor (low 32 bits)
+  device_buffer<unsigned long long> per_vertex;
+  device_buffer<unsigned char> scan_temp;
+  device_buffer<detail::set_slot> slot_pool;
+  device_buffer<std::uint32_t> bitmap_pool;
+  multisplit_workspace split_workspace;
+  int sms = 1;
+
+  [[nodiscard]] detail::oriented_view oriented() const {
+    return {graph.num_vertices, out_degree.data(), out_targets.data()};
+  }
+
+  /// Orients, classifies and splits the vertices; returns the class offsets.
+  std::vector<std::uint32_t> preprocess() {
+    nvtx_range range("preprocess");
+    const vertex_t n = graph.num_vertices;
+    const unsigned warps_grid = blocks_for(std::size_t{n} * 32, 256);
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(out_degree.data() + n, 0, sizeof(edge_t)));
+    if (n > 0) {
+      detail::count_out_edges_kernel<<<warps_grid, 256>>>(graph.view(), out_degree.data());
+      GRAPHKIT_CHECK_LAUNCH();
+    }
+    std::size_t temp_bytes = 0;
+    GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, out_degree.data(), out_degree.data(),
+                                                    std::size_t{n} + 1));
+    if (scan_temp.size() < temp_bytes) scan_temp = device_buffer<unsigned char>(temp_bytes);
+    GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(scan_temp.data(), temp_bytes, out_degree.data(),
+                                                    out_degree.data(), std::size_t{n} + 1));
+    if (n == 0) return std::vector<std::uint32_t>(detail::kWorkClasses + 1, 0);
+    detail::fill_out_edges_kernel<<<warps_grid, 256>>>(graph.view(), out_degree.data(), out_targets.data());
+    GRAPHKIT_CHECK_LAUNCH();
+    detail::classify_work_kernel<<<warps_grid, 256>>>(oriented(), class_of.data());
+    GRAPHKIT_CHECK_LAUNCH();
+    detail::iota_kernel<<<blocks_for(n, 256), 256>>>(ids.data(), n);
+    GRAPHKIT_CHECK_LAUNCH();
+    return multisplit_keys(ids.data(), ordered.data(), n, detail::kWorkClasses, bucket_ids_of{class_of.data()},
+                           split_workspace);
+  }
+
+  /// Out-degrees are at most sqrt(2m): a vertex's out-neighbours all have at
+  /// least its degree, so d+(u)^2 <= sum of degrees = 2m.
+  [[nodiscard]] std::size_t max_out_degree() const {
+    return static_cast<std::size_t>(std::sqrt(2.0 * static_cast<double>(num_undirected_edges))) + 1;
+  }
+
+  template <detail::set_kind Kind>
+  void count_heavy(const vertex_t* vertices, std::uint32_t count, detail::triangle_sink sink) {
+    if (count == 0) return;
+    int per_sm = 0;
+    GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, detail::count_heavy_kernel<Kind>,
+                                                                    detail::kCountThreads, 0));
+    // The bitmap method's pool holds n bits per block: keep the grid modest.
+    const int cap = Kind == detail::set_kind::bitmap ? 2 : 8;
+    const unsigned grid = std::min<unsigned>(count, static_cast<unsigned>(sms * std::clamp(per_sm, 1, cap)));
+    detail::block_scratch scratch{};
+    if constexpr (Kind == detail::set_kind::hash) {
+      scratch.slots_per_block = 2 * max_out_degree();
+      if (slot_pool.size() < grid * scratch.slots_per_block)
+        slot_pool = device_buffer<detail::set_slot>(grid * scratch.slots_per_block);
+      scratch.slots = slot_pool.data();
+    }
+    if constexpr (Kind == detail::set_kind::bitmap) {
+      scratch.words_per_block = (std::size_t{graph.num_vertices} + 31) / 32;
+      if (bitmap_pool.size() < grid * scratch.words_per_block) {
+        bitmap_pool = device_buffer<std::uint32_t>(grid * scratch.words_per_block);
+        bitmap_pool.fill_bytes(0);  // the kernel leaves every bitmap empty again
+      }
+      scratch.bitmaps = bitmap_pool.data();
+    }
+    auto* cursor = reinterpret_cast<std::uint32_t*>(counters.data() + 1);
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(cursor, 0, sizeof(std::uint32_t)));
+    detail::count_heavy_kernel<Kind>
+        <<<grid, detail::kCountThreads>>>(oriented(), vertices, count, sink, scratch, cursor, counters.data());
+    GRAPHKIT_CHECK_LAUNCH();
+  }
+
+  void count_with(method m, const vertex_t* vertices, std::uint32_t count, detail::triangle_sink sink) {
+    switch (kind_of(m)) {
+      case detail::set_kind::sorted_list: return count_heavy<detail::set_kind::sorted_list>(vertices, count, sink);
+      case detail::set_kind::hash: return count_heavy<detail::set_kind::hash>(vertices, count, sink);
+      case detail::set_kind::bitmap: return count_heavy<detail::set_kind::bitmap>(vertices, count, sink);
+    }
+  }
+
+  void count_light(method m, const vertex_t* vertices, std::uint32_t count, detail::triangle_sink sink) {
+    if (count == 0) return;
+    if (m == method::bitmap) return count_with(m, vertices, count, sink);  // block-wide only
+    const unsigned grid = blocks_for(count, detail::kCountWarps);
+    if (m == method::merge)
+      detail::count_light_kernel<detail::set_kind::sorted_list>
+          <<<grid, detail::kCountThreads>>>(oriented(), vertices, count, sink, counters.data());
+    else
+      detail::count_light_kernel<detail::set_kind::hash>
+          <<<grid, detail::kCountThreads>>>(oriented(), vertices, count, sink, counters.data());
+    GRAPHKIT_CHECK_LAUNCH();
+  }
+};
+
+gpu_counter::gpu_counter(const csr_graph& g) : state_(std::make_unique<state>(g)) {
+  if (g.directed) throw error("tricount: the GPU counter needs the symmetrized graph");
+}
+gpu_counter::~gpu_counter() = default;
+
+result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
+  state& st = *state_;
+  stats = {};
+  stats.light_method = m == method::automatic ? auto_method(vertex_class::light) : m;
+  stats.heavy_method = m == method::automatic ? auto_method(vertex_class::heavy) : m;
+  const vertex_t n = st.graph.num_vertices;
+
+  event_timer start, preprocessed, light_done, done;
+  start.record();
+  const std::vector<std::uint32_t> classes = st.preprocess();
+  preprocessed.record();
+
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(st.counters.data(), 0, sizeof(unsigned long long)));
+  detail::triangle_sink sink{nullptr};
+  if (per_vertex) {
+    if (st.per_vertex.size() < n) st.per_vertex = device_buffer<unsigned long long>(n);
+    st.per_vertex.fill_bytes(0);
+    sink.per_vertex = st.per_vertex.data();
+  }
+  {
+    nvtx_range range("count");
+    stats.light = classes[detail::kLight + 1] - classes[detail::kLight];
+    stats.heavy = classes[detail::kHeavy + 1] - classes[detail::kHeavy];
+    st.count_light(stats.light_method, st.ordered.data() + classes[detail::kLight], stats.light, sink);
+    light_done.record();
+    st.count_with(stats.heavy_method, st.ordered.data() + classes[detail::kHeavy], stats.heavy, sink);
+    done.record();
+  }
+  stats.preprocess_seconds = preprocessed.seconds_since(start);
+  stats.light_seconds = light_done.seconds_since(preprocessed);
+  stats.heavy_seconds = done.seconds_since(light_done);
+  stats.oriented_edges = st.num_undirected_edges;
+
+  result r;
+  GRAPHKIT_CUDA_TRY(cudaMemcpy(&r.triangles, st.counters.data(), sizeof r.triangles, cudaMemcpyDeviceToHost));
+  if (per_vertex) {
+    const std::vector<unsigned long long> counts = st.per_vertex.to_host();
+    r.per_vertex.assign(counts.begin(), counts.begin() + n);
+  }
+  return r;
+}
+
+}  // namespace graphkit::tricount

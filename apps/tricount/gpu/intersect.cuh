@@ -1,0 +1,225 @@
+// Triangle counting kernels: for a vertex u, every two-hop path u -> v -> w
+// of the oriented graph closes a triangle exactly when w is also an
+// out-neighbour of u. The kernels walk those paths and ask a membership set
+// built from u's out-neighbours; the set is the method:
+//   sorted_list_set   binary search in u's sorted list (the merge method);
+//   hash_set          the project's linear-probing table (shared memory, or
+//                     a per-block slice of global memory for large lists);
+//   bitmap_set        a per-block n-bit bitmap in global memory (bit_span).
+// The walk is the same for all: a warp takes 32 out-neighbours v at a time,
+// scans their out-degrees, and goes through the concatenated lists 32 paths
+// at a time, each lane finding its v by a 5-step search over the lanes'
+// offsets. Light vertices get a warp each; heavy ones a block, whose warps
+// share the set and split the v's.
+#pragma once
+
+#include <cstdint>
+
+#include "apps/tricount/gpu/orient.cuh"
+#include "primitives/bitmap/bit_span.cuh"
+#include "primitives/hash/linear_probing_map.cuh"
+
+namespace graphkit::tricount::detail {
+
+constexpr unsigned kAll = 0xffffffffu;
+inline constexpr int kCountWarps = 8;
+inline constexpr int kCountThreads = kCountWarps * 32;
+/// Shared-memory hash slots: per warp in the light kernel, per block in the heavy one.
+inline constexpr std::uint32_t kWarpSetSlots = 2 * kWarpMaxOutDegree;
+inline constexpr std::uint32_t kBlockSetSlots = kCountWarps * kWarpSetSlots;
+
+using set_ref = linear_probing_ref<std::uint32_t, std::uint32_t>;
+using set_slot = set_ref::slot;
+inline constexpr std::uint32_t kEmptySlot = 0xffffffffu;  // vertex ids are below 2^32 - 1
+
+/// Where found triangles go: a running count per thread, and per-vertex
+/// counts when asked for.
+struct triangle_sink {
+  unsigned long long* per_vertex;  // nullptr unless --per-vertex
+  __device__ void found(vertex_t u, vertex_t v, vertex_t w, unsigned long long& count) const {
+    ++count;
+    if (per_vertex) {
+      atomicAdd(&per_vertex[u], 1ull);
+      atomicAdd(&per_vertex[v], 1ull);
+      atomicAdd(&per_vertex[w], 1ull);
+    }
+  }
+};
+
+/// Calls visit(v, w) for every path u -> v -> w, with this warp taking the
+/// out-neighbour chunks first_chunk, first_chunk + chunk_stride, ...
+template <class Visit>
+__device__ void for_each_two_hop(const oriented_view& g, vertex_t u, unsigned first_chunk, unsigned chunk_stride,
+                                 Visit&& visit) {
+  const unsigned lane = threadIdx.x & 31;
+  const edge_t u_begin = g.offsets[u];
+  const auto u_degree = static_cast<std::uint32_t>(g.offsets[u + 1] - u_begin);
+  for (std::uint32_t chunk = first_chunk * 32; chunk < u_degree; chunk += chunk_stride * 32) {
+    vertex_t v = 0;
+    edge_t v_begin = 0;
+    std::uint32_t v_degree = 0;
+    if (chunk + lane < u_degree) {
+      v = g.targets[u_begin + chunk + lane];
+      v_begin = g.offsets[v];
+      v_degree = static_cast<std::uint32_t>(g.offsets[v + 1] - v_begin);
+    }
+    std::uint32_t inclusive = v_degree;
+    for (int o = 1; o < 32; o *= 2) {
+      const std::uint32_t y = __shfl_up_sync(kAll, inclusive, o);
+      if (lane >= o) inclusive += y;
+    }
+    const std::uint32_t total = __shfl_sync(kAll, inclusive, 31);
+    const std::uint32_t exclusive = inclusive - v_degree;
+    for (std::uint32_t base = 0; base < total; base += 32) {
+      const std::uint32_t k = base + lane;
+      int owner = 0;
+      for (int step = 16; step > 0; step /= 2)
+        if (__shfl_sync(kAll, exclusive, owner + step) <= k) owner += step;
+      const vertex_t owner_v = __shfl_sync(kAll, v, owner);
+      const edge_t owner_begin = __shfl_sync(kAll, v_begin, owner);
+      const std::uint32_t owner_start = __shfl_sync(kAll, exclusive, owner);
+      if (k < total) visit(owner_v, g.targets[owner_begin + (k - owner_start)]);
+    }
+  }
+}
+
+// ---- membership sets ----------------------------------------------------------
+
+/// Binary search in u's sorted out-list.
+struct sorted_list_set {
+  const vertex_t* list;
+  std::uint32_t size;
+  __device__ bool contains(vertex_t w) const {
+    std::uint32_t lo = 0, hi = size;
+    while (lo < hi) {
+      const std::uint32_t mid = (lo + hi) / 2;
+      if (list[mid] < w) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < size && list[lo] == w;
+  }
+};
+
+/// u's out-list in a linear-probing table of twice its size (load 0.5).
+struct hash_set {
+  set_ref table;
+  __device__ bool contains(vertex_t w) const { return table.find(w) != kEmptySlot; }
+};
+
+__device__ inline set_ref make_table(set_slot* slots, std::uint32_t out_degree) {
+  return {slots, std::size_t{2} * out_degree, kEmptySlot, kEmptySlot};
+}
+
+/// Members of a `group`-thread group (a warp or a block) fill or empty the table.
+__device__ inline void fill_table(const set_ref& t, const vertex_t* list, std::uint32_t size, unsigned rank,
+                                  unsigned group) {
+  for (std::uint32_t i = rank; i < size; i += group) t.insert(list[i], 1);
+}
+__device__ inline void empty_table(const set_ref& t, unsigned rank, unsigned group) {
+  for (std::size_t i = rank; i < t.capacity; i += group) t.slots[i] = {kEmptySlot, kEmptySlot};
+}
+
+struct bitmap_set {
+  bit_span_ref bits;
+  __device__ bool contains(vertex_t w) const { return bits.test(w); }
+};
+
+// ---- kernels -------------------------------------------------------------------
+
+enum class set_kind { sorted_list, hash, bitmap };
+
+/// Block-wide sum of per-thread counts into *total.
+__device__ inline void add_warp_count(unsigned long long count, unsigned long long* total) {
+  for (int o = 16; o > 0; o /= 2) count += __shfl_down_sync(kAll, count, o);
+  if ((threadIdx.x & 31) == 0 && count > 0) atomicAdd(total, count);
+}
+
+/// A warp per light vertex. Kind is sorted_list or hash.
+template <set_kind Kind>
+__global__ void __launch_bounds__(kCountThreads)
+    count_light_kernel(oriented_view g, const vertex_t* vertices, std::uint32_t count, triangle_sink sink,
+                       unsigned long long* total) {
+  static_assert(Kind != set_kind::bitmap, "the bitmap method runs block-wide");
+  __shared__ set_slot slots[Kind == set_kind::hash ? kBlockSetSlots : 1];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  const std::uint32_t i = blockIdx.x * kCountWarps + warp;
+  if (i >= count) return;  // whole warps leave together
+  const vertex_t u = vertices[i];
+  const vertex_t* list = g.targets + g.offsets[u];
+  const auto size = static_cast<std::uint32_t>(g.offsets[u + 1] - g.offsets[u]);
+  unsigned long long found = 0;
+  if constexpr (Kind == set_kind::hash) {
+    const set_ref table = make_table(slots + warp * kWarpSetSlots, size);
+    empty_table(table, lane, 32);
+    __syncwarp();
+    fill_table(table, list, size, lane, 32);
+    __syncwarp();
+    const hash_set set{table};
+    for_each_two_hop(g, u, 0, 1, [&](vertex_t v, vertex_t w) {
+      if (set.contains(w)) sink.found(u, v, w, found);
+    });
+  } else {
+    const sorted_list_set set{list, size};
+    for_each_two_hop(g, u, 0, 1, [&](vertex_t v, vertex_t w) {
+      if (set.contains(w)) sink.found(u, v, w, found);
+    });
+  }
+  add_warp_count(found, total);
+}
+
+/// Scratch a heavy-vertex block may use: its slice of a global slot pool
+/// (hash sets too large for shared memory) and of a bitmap pool (n bits each).
+struct block_scratch {
+  set_slot* slots;           // gridDim.x * slots_per_block
+  std::size_t slots_per_block;
+  std::uint32_t* bitmaps;    // gridDim.x * words_per_block, all zero between vertices
+  std::size_t words_per_block;
+};
+
+/// A block per heavy vertex; blocks take the next vertex from *next.
+template <set_kind Kind>
+__global__ void __launch_bounds__(kCountThreads)
+    count_heavy_kernel(oriented_view g, const vertex_t* vertices, std::uint32_t count, triangle_sink sink,
+                       block_scratch scratch, std::uint32_t* next, unsigned long long* total) {
+  __shared__ set_slot shared_slots[Kind == set_kind::hash ? kBlockSetSlots : 1];
+  __shared__ std::uint32_t current;
+  const unsigned warp = threadIdx.x / 32;
+  unsigned long long found = 0;
+  for (;;) {
+    if (threadIdx.x == 0) current = atomicAdd(next, 1u);
+    __syncthreads();
+    const std::uint32_t i = current;
+    __syncthreads();  // everyone has read `current` before thread 0 may move on
+    if (i >= count) break;
+    const vertex_t u = vertices[i];
+    const vertex_t* list = g.targets + g.offsets[u];
+    const auto size = static_cast<std::uint32_t>(g.offsets[u + 1] - g.offsets[u]);
+    auto walk = [&](const auto& set) {
+      for_each_two_hop(g, u, warp, kCountWarps, [&](vertex_t v, vertex_t w) {
+        if (set.contains(w)) sink.found(u, v, w, found);
+      });
+    };
+    if constexpr (Kind == set_kind::sorted_list) {
+      walk(sorted_list_set{list, size});
+    } else if constexpr (Kind == set_kind::hash) {
+      set_slot* slots = 2 * size <= kBlockSetSlots ? shared_slots : scratch.slots + blockIdx.x * scratch.slots_per_block;
+      const set_ref table = make_table(slots, size);
+      empty_table(table, threadIdx.x, kCountThreads);
+      __syncthreads();
+      fill_table(table, list, size, threadIdx.x, kCountThreads);
+      __syncthreads();
+      walk(hash_set{table});
+      __syncthreads();
+    } else {
+      const bit_span_ref bits{scratch.bitmaps + blockIdx.x * scratch.words_per_block};
+      for (std::uint32_t k = threadIdx.x; k < size; k += kCountThreads) bits.set(list[k]);
+      __syncthreads();
+      walk(bitmap_set{bits});
+      __syncthreads();
+      for (std::uint32_t k = threadIdx.x; k < size; k += kCountThreads) bits.clear_word_of(list[k]);
+    }
+  }
+  add_warp_count(found, total);
+}
+
+}  // namespace graphkit::tricount::detail

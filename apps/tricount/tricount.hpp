@@ -42,8 +42,8 @@ const char* method_name(method m);
 /// Light vertices are counted by a warp each, heavy ones (out-degree above
 /// 256, or more than 2^14 two-hop paths) by a block each.
 enum class vertex_class { light, heavy };
-/// What --method auto uses for each class.
-method auto_method(vertex_class c);
+/// What --method auto uses for each class of a graph of `num_vertices`.
+method auto_method(vertex_t num_vertices, vertex_class c);
 
 struct gpu_stats {
   method light_method = method::automatic, heavy_method = method::automatic;

@@ -2,7 +2,8 @@
 // of the oriented graph closes a triangle exactly when w is also an
 // out-neighbour of u. The kernels walk those paths and ask a membership set
 // built from u's out-neighbours; the set is the method:
-//   sorted_list_set   binary search in u's sorted list (the merge method);
+//   sorted_list_set   binary search in u's sorted list, staged in shared
+//                     memory (the merge method);
 //   hash_set          the project's linear-probing table (shared memory, or
 //                     a per-block slice of global memory for large lists);
 //   bitmap_set        a per-block n-bit bitmap in global memory (bit_span).
@@ -27,6 +28,8 @@ inline constexpr int kCountThreads = kCountWarps * 32;
 /// Shared-memory hash slots: per warp in the light kernel, per block in the heavy one.
 inline constexpr std::uint32_t kWarpSetSlots = 2 * kWarpMaxOutDegree;
 inline constexpr std::uint32_t kBlockSetSlots = kCountWarps * kWarpSetSlots;
+/// Longest out-list the heavy kernel's merge method copies to shared memory (32 KB).
+inline constexpr std::uint32_t kStagedListMax = 8192;
 
 using set_ref = linear_probing_ref<std::uint32_t, std::uint32_t>;
 using set_slot = set_ref::slot;
@@ -141,6 +144,7 @@ __global__ void __launch_bounds__(kCountThreads)
                        unsigned long long* total) {
   static_assert(Kind != set_kind::bitmap, "the bitmap method runs block-wide");
   __shared__ set_slot slots[Kind == set_kind::hash ? kBlockSetSlots : 1];
+  __shared__ vertex_t staged[Kind == set_kind::sorted_list ? kCountWarps * kWarpMaxOutDegree : 1];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31;
   const std::uint32_t i = blockIdx.x * kCountWarps + warp;
   if (i >= count) return;  // whole warps leave together
@@ -159,7 +163,11 @@ __global__ void __launch_bounds__(kCountThreads)
       if (set.contains(w)) sink.found(u, v, w, found);
     });
   } else {
-    const sorted_list_set set{list, size};
+    // The search runs in shared memory: a light list has at most kWarpMaxOutDegree entries.
+    vertex_t* mine = staged + warp * kWarpMaxOutDegree;
+    for (std::uint32_t k = lane; k < size; k += 32) mine[k] = list[k];
+    __syncwarp();
+    const sorted_list_set set{mine, size};
     for_each_two_hop(g, u, 0, 1, [&](vertex_t v, vertex_t w) {
       if (set.contains(w)) sink.found(u, v, w, found);
     });
@@ -182,6 +190,7 @@ __global__ void __launch_bounds__(kCountThreads)
     count_heavy_kernel(oriented_view g, const vertex_t* vertices, std::uint32_t count, triangle_sink sink,
                        block_scratch scratch, std::uint32_t* next, unsigned long long* total) {
   __shared__ set_slot shared_slots[Kind == set_kind::hash ? kBlockSetSlots : 1];
+  __shared__ vertex_t staged[Kind == set_kind::sorted_list ? kStagedListMax : 1];
   __shared__ std::uint32_t current;
   const unsigned warp = threadIdx.x / 32;
   unsigned long long found = 0;
@@ -200,7 +209,15 @@ __global__ void __launch_bounds__(kCountThreads)
       });
     };
     if constexpr (Kind == set_kind::sorted_list) {
-      walk(sorted_list_set{list, size});
+      // Binary search steps are dependent loads: from shared memory where the list fits.
+      if (size <= kStagedListMax) {
+        for (std::uint32_t k = threadIdx.x; k < size; k += kCountThreads) staged[k] = list[k];
+        __syncthreads();
+        walk(sorted_list_set{staged, size});
+        __syncthreads();
+      } else {
+        walk(sorted_list_set{list, size});
+      }
     } else if constexpr (Kind == set_kind::hash) {
       set_slot* slots = 2 * size <= kBlockSetSlots ? shared_slots : scratch.slots + blockIdx.x * scratch.slots_per_block;
       const set_ref table = make_table(slots, size);

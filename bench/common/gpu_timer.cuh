@@ -8,33 +8,19 @@
 
 #include <cuda_runtime_api.h>
 
-#include "primitives/common/error.hpp"
+#include "primitives/common/cuda_event.hpp"
 
 namespace graphkit::bench {
 
 class gpu_timer {
  public:
-  gpu_timer() {
-    GRAPHKIT_CUDA_TRY(cudaEventCreate(&start_));
-    GRAPHKIT_CUDA_TRY(cudaEventCreate(&stop_));
-  }
-  gpu_timer(const gpu_timer&) = delete;
-  gpu_timer& operator=(const gpu_timer&) = delete;
-  ~gpu_timer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-
   /// Milliseconds of one run of `body` (work it enqueues on the default stream).
   template <class Body>
   double once_ms(Body&& body) {
-    GRAPHKIT_CUDA_TRY(cudaEventRecord(start_));
+    start_.record();
     body();
-    GRAPHKIT_CUDA_TRY(cudaEventRecord(stop_));
-    GRAPHKIT_CUDA_TRY(cudaEventSynchronize(stop_));
-    float ms = 0;
-    GRAPHKIT_CUDA_TRY(cudaEventElapsedTime(&ms, start_, stop_));
-    return ms;
+    stop_.record();
+    return stop_.seconds_since(start_) * 1e3;
   }
 
   /// Median of `reps` timed runs after `warmups` untimed ones; `prepare` runs
@@ -56,7 +42,7 @@ class gpu_timer {
   }
 
  private:
-  cudaEvent_t start_, stop_;
+  cuda_event start_, stop_;
 };
 
 }  // namespace graphkit::bench

@@ -22,6 +22,7 @@
 #include "apps/sssp/sssp.hpp"
 #include "graph/device_csr.hpp"
 #include "graph/frontier.cuh"
+#include "primitives/common/cuda_event.hpp"
 #include "primitives/common/error.hpp"
 #include "primitives/common/nvtx.hpp"
 #include "primitives/multisplit/multisplit.cuh"
@@ -43,29 +44,6 @@ __global__ void init_distances_kernel(gpu_distance* dist, vertex_t n, vertex_t s
 }
 
 unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned>((n + block - 1) / block); }
-
-class event_pair {
- public:
-  event_pair() {
-    GRAPHKIT_CUDA_TRY(cudaEventCreate(&start_));
-    GRAPHKIT_CUDA_TRY(cudaEventCreate(&stop_));
-  }
-  ~event_pair() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  void start(cudaStream_t s) { GRAPHKIT_CUDA_TRY(cudaEventRecord(start_, s)); }
-  double stop_seconds(cudaStream_t s) {
-    GRAPHKIT_CUDA_TRY(cudaEventRecord(stop_, s));
-    GRAPHKIT_CUDA_TRY(cudaEventSynchronize(stop_));
-    float ms = 0;
-    GRAPHKIT_CUDA_TRY(cudaEventElapsedTime(&ms, start_, stop_));
-    return ms / 1e3;
-  }
-
- private:
-  cudaEvent_t start_{}, stop_{};
-};
 
 }  // namespace
 
@@ -109,7 +87,7 @@ struct gpu_solver::state {
   int sms = 1;
   std::uint64_t heuristic;
   cudaStream_t stream = nullptr;
-  event_pair events;
+  cuda_event start, stop;
 
   detail::relax_state relax_view() {
     return {graph.view(), dist.data(), mask.ref(), updated.data(), chunks.data(), counters.data()};
@@ -214,7 +192,7 @@ result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& s
   stats.delta_first = delta;
   const bool adaptive = choice.how == delta_choice::mode::adaptive;
 
-  st.events.start(st.stream);
+  st.start.record(st.stream);
   init_distances_kernel<<<blocks_for(st.graph.num_vertices, 256), 256, 0, st.stream>>>(st.dist.data(),
                                                                                        st.graph.num_vertices, source);
   GRAPHKIT_CHECK_LAUNCH();
@@ -286,7 +264,8 @@ result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& s
     frontier_size = st.open_bucket(0, base, delta);  // holds the vertex at `base`, at least
     frontier = st.frontier.data();
   }
-  stats.seconds = st.events.stop_seconds(st.stream);
+  st.stop.record(st.stream);
+  stats.seconds = st.stop.seconds_since(st.start);
   stats.delta_last = delta;
 
   const std::vector<gpu_distance> d = st.dist.to_host(st.stream);

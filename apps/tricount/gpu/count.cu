@@ -10,6 +10,7 @@
 #include "apps/tricount/gpu/intersect.cuh"
 #include "apps/tricount/gpu/orient.cuh"
 #include "apps/tricount/tricount.hpp"
+#include "primitives/common/cuda_event.hpp"
 #include "primitives/common/error.hpp"
 #include "primitives/common/nvtx.hpp"
 #include "primitives/multisplit/multisplit.cuh"
@@ -19,25 +20,6 @@ namespace graphkit::tricount {
 namespace {
 
 unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned>((n + block - 1) / block); }
-
-class event_timer {
- public:
-  event_timer() { GRAPHKIT_CUDA_TRY(cudaEventCreate(&event_)); }
-  ~event_timer() { cudaEventDestroy(event_); }
-  event_timer(const event_timer&) = delete;
-  event_timer& operator=(const event_timer&) = delete;
-  void record() { GRAPHKIT_CUDA_TRY(cudaEventRecord(event_)); }
-  /// Seconds from `earlier` to this event (both recorded, this one waited for).
-  double seconds_since(const event_timer& earlier) const {
-    GRAPHKIT_CUDA_TRY(cudaEventSynchronize(event_));
-    float ms = 0;
-    GRAPHKIT_CUDA_TRY(cudaEventElapsedTime(&ms, earlier.event_, event_));
-    return ms / 1e3;
-  }
-
- private:
-  cudaEvent_t event_{};
-};
 
 detail::set_kind kind_of(method m) {
   switch (m) {
@@ -194,7 +176,7 @@ result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
   stats.light_method = m == method::automatic ? auto_method(n, vertex_class::light) : m;
   stats.heavy_method = m == method::automatic ? auto_method(n, vertex_class::heavy) : m;
 
-  event_timer start, preprocessed, light_done, done;
+  cuda_event start, preprocessed, light_done, done;
   start.record();
   const std::vector<std::uint32_t> classes = st.preprocess();
   preprocessed.record();

@@ -1,0 +1,33 @@
+// A CUDA event with RAII, and the time between two of them: how the GPU apps
+// and the benchmarks time device work (events measure the stream, not the
+// host's view of it).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "primitives/common/error.hpp"
+
+namespace graphkit {
+
+class cuda_event {
+ public:
+  cuda_event() { GRAPHKIT_CUDA_TRY(cudaEventCreate(&event_)); }
+  ~cuda_event() { cudaEventDestroy(event_); }
+  cuda_event(const cuda_event&) = delete;
+  cuda_event& operator=(const cuda_event&) = delete;
+
+  void record(cudaStream_t stream = nullptr) { GRAPHKIT_CUDA_TRY(cudaEventRecord(event_, stream)); }
+
+  /// Seconds from `earlier` to this event; waits for this one to complete.
+  [[nodiscard]] double seconds_since(const cuda_event& earlier) const {
+    GRAPHKIT_CUDA_TRY(cudaEventSynchronize(event_));
+    float ms = 0;
+    GRAPHKIT_CUDA_TRY(cudaEventElapsedTime(&ms, earlier.event_, event_));
+    return ms / 1e3;
+  }
+
+ private:
+  cudaEvent_t event_{};
+};
+
+}  // namespace graphkit

@@ -47,10 +47,10 @@ void check_weights(const coo_graph& coo, const apps::common_options& o, const ap
 
 int run(apps::common_options& o, std::optional<original_id_t> source, std::size_t source_count,
         const std::string& delta_text) {
+  const delta_choice delta = delta_text.empty() ? delta_choice{} : delta_choice::parse(delta_text);
   apps::resolve_device(o, apps::device_support::cpu_and_gpu);
   const bool on_gpu = o.device == "gpu";
   if (!delta_text.empty() && !on_gpu) throw input_error("--delta applies to --device gpu only");
-  const delta_choice delta = delta_text.empty() ? delta_choice{} : delta_choice::parse(delta_text);
 
   apps::report r("sssp");
   apps::input_info info;

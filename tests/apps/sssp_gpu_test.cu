@@ -61,7 +61,7 @@ TEST(SsspGpu, EveryDeltaFromOneToBeyondTheLongestPath) {
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
   const csr_graph g = generated("rmat:12", seed, 255);
-  for (const std::uint64_t delta : {1ull, 7ull, 100ull, 1000ull, 1ull << 40}) {
+  for (const std::uint64_t delta : {1ull, 7ull, 100ull, 1000ull, 1ull << 40, ~0ull}) {
     SCOPED_TRACE("delta " + std::to_string(delta));
     expect_matches_oracle(g, 0, {delta_choice::mode::fixed, delta});
   }

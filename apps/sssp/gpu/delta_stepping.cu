@@ -188,7 +188,10 @@ result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& s
   state& st = *state_;
   if (source >= st.graph.num_vertices) throw input_error("sssp: source " + std::to_string(source) + " is not a vertex");
   stats = {};
-  gpu_distance delta = choice.how == delta_choice::mode::fixed ? choice.value : st.heuristic;
+  // Distances stay below 2^63, so a wider delta changes nothing; capping it
+  // keeps base + (kEpochBuckets + 1) * delta inside 64 bits.
+  constexpr gpu_distance kMaxDelta = gpu_distance{1} << 58;
+  gpu_distance delta = std::min<gpu_distance>(choice.how == delta_choice::mode::fixed ? choice.value : st.heuristic, kMaxDelta);
   stats.delta_first = delta;
   const bool adaptive = choice.how == delta_choice::mode::adaptive;
 
@@ -229,7 +232,7 @@ result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& s
     gpu_distance next_delta = delta;
     if (adaptive) {
       const double work = static_cast<double>(bucket_examined) / static_cast<double>(bucket_rounds);
-      if (work < kLowWork) next_delta = delta * 2;
+      if (work < kLowWork) next_delta = std::min(delta * 2, kMaxDelta);
       else if (work > kHighWork && delta > 1) next_delta = delta / 2;
     }
     frontier_size = 0;

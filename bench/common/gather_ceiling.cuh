@@ -9,7 +9,7 @@
 
 namespace graphkit::bench {
 
-__global__ void random_gather(const unsigned long long* table, std::size_t size, std::size_t n,
+static __global__ void random_gather(const unsigned long long* table, std::size_t size, std::size_t n,
                               unsigned long long* sink) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) {

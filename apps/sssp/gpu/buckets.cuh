@@ -40,7 +40,7 @@ struct bucket_of_vertex {
 
 /// Keeps the vertices whose distance lies in [low, high) (the rest are stale
 /// copies), each once.
-__global__ void filter_bucket_kernel(const vertex_t* in, std::uint32_t n, const gpu_distance* dist, gpu_distance low,
+static __global__ void filter_bucket_kernel(const vertex_t* in, std::uint32_t n, const gpu_distance* dist, gpu_distance low,
                                      gpu_distance high, frontier_mask_ref mask, vertex_t* out,
                                      round_counters* counters) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -52,7 +52,7 @@ __global__ void filter_bucket_kernel(const vertex_t* in, std::uint32_t n, const 
 
 /// counters->far_min = the smallest dist[v] >= threshold over the list (stays
 /// kGpuUnreachable when every entry is stale).
-__global__ void min_live_distance_kernel(const vertex_t* list, std::uint32_t n, const gpu_distance* dist,
+static __global__ void min_live_distance_kernel(const vertex_t* list, std::uint32_t n, const gpu_distance* dist,
                                          gpu_distance threshold, round_counters* counters) {
   gpu_distance best = kGpuUnreachable;
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {

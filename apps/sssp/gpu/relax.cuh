@@ -84,7 +84,7 @@ __device__ inline void relax_edge(const relax_state& s, edge_t e, gpu_distance d
     push_vertex(s.updated, &s.counters->updated, t);
 }
 
-__global__ void __launch_bounds__(kRelaxBlock) relax_frontier_kernel(relax_state s, const vertex_t* frontier,
+static __global__ void __launch_bounds__(kRelaxBlock) relax_frontier_kernel(relax_state s, const vertex_t* frontier,
                                                                     std::uint32_t size) {
   constexpr unsigned kAll = 0xffffffffu;
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -146,7 +146,7 @@ __global__ void __launch_bounds__(kRelaxBlock) relax_frontier_kernel(relax_state
 
 /// Blocks take the queued heavy chunks in turn; the grid size is fixed so the
 /// host need not read the chunk count first.
-__global__ void __launch_bounds__(kRelaxBlock) relax_heavy_chunks_kernel(relax_state s) {
+static __global__ void __launch_bounds__(kRelaxBlock) relax_heavy_chunks_kernel(relax_state s) {
   const std::uint32_t count = s.counters->chunks;
   for (std::uint32_t c = blockIdx.x; c < count; c += gridDim.x) {
     const heavy_chunk chunk = s.chunks[c];

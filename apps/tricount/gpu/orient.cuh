@@ -26,7 +26,7 @@ __device__ inline bool ranks_below(edge_t degree_a, vertex_t a, edge_t degree_b,
 
 /// out_degree[u] = number of u's neighbours that rank above u. A warp per
 /// vertex, so hubs with many neighbours do not stall a thread.
-__global__ void count_out_edges_kernel(device_csr_view g, edge_t* out_degree) {
+static __global__ void count_out_edges_kernel(device_csr_view g, edge_t* out_degree) {
   const std::size_t warp = (std::size_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x & 31;
   if (warp >= g.num_vertices) return;
@@ -42,7 +42,7 @@ __global__ void count_out_edges_kernel(device_csr_view g, edge_t* out_degree) {
 }
 
 /// Writes each vertex's upward neighbours, in the input's (sorted) order.
-__global__ void fill_out_edges_kernel(device_csr_view g, const edge_t* out_offsets, vertex_t* out_targets) {
+static __global__ void fill_out_edges_kernel(device_csr_view g, const edge_t* out_offsets, vertex_t* out_targets) {
   const std::size_t warp = (std::size_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x & 31;
   if (warp >= g.num_vertices) return;
@@ -76,7 +76,7 @@ inline constexpr std::uint64_t kWarpMaxWedges = 1u << 14;
 
 /// class_of[u] for each vertex, from its out-degree and its two-hop paths
 /// (the sum of its out-neighbours' out-degrees). A warp per vertex.
-__global__ void classify_work_kernel(oriented_view g, std::uint32_t* class_of) {
+static __global__ void classify_work_kernel(oriented_view g, std::uint32_t* class_of) {
   const std::size_t warp = (std::size_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x & 31;
   if (warp >= g.num_vertices) return;
@@ -96,7 +96,7 @@ __global__ void classify_work_kernel(oriented_view g, std::uint32_t* class_of) {
   }
 }
 
-__global__ void iota_kernel(vertex_t* out, vertex_t n) {
+static __global__ void iota_kernel(vertex_t* out, vertex_t n) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) out[i] = static_cast<vertex_t>(i);
 }

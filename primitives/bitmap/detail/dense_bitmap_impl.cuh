@@ -59,23 +59,23 @@ __global__ void update_elements(dense_bitmap_ref set, const std::uint32_t* eleme
   }
 }
 
-__global__ void contains_elements(dense_bitmap_ref set, const std::uint32_t* elements, std::size_t n,
+static __global__ void contains_elements(dense_bitmap_ref set, const std::uint32_t* elements, std::size_t n,
                                   std::uint8_t* found) {
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
     found[i] = set.contains(elements[i]) ? 1 : 0;
 }
 
-__global__ void fill_words(std::uint32_t* words, std::size_t num_words, std::uint64_t universe) {
+static __global__ void fill_words(std::uint32_t* words, std::size_t num_words, std::uint64_t universe) {
   for (std::size_t w = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; w < num_words; w += std::size_t{gridDim.x} * blockDim.x)
     words[w] = word_mask(universe, w);
 }
 
-__global__ void fill_counts(std::uint32_t* counts, std::size_t num_chunks, std::uint64_t universe) {
+static __global__ void fill_counts(std::uint32_t* counts, std::size_t num_chunks, std::uint64_t universe) {
   for (std::size_t c = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; c < num_chunks; c += std::size_t{gridDim.x} * blockDim.x)
     counts[c] = chunk_capacity(universe, c);
 }
 
-__global__ void sum_counts(const std::uint32_t* counts, std::size_t num_chunks, unsigned long long* total) {
+static __global__ void sum_counts(const std::uint32_t* counts, std::size_t num_chunks, unsigned long long* total) {
   using reduce = cub::BlockReduce<unsigned long long, kChunkThreads>;
   __shared__ typename reduce::TempStorage storage;
   unsigned long long sum = 0;
@@ -86,7 +86,7 @@ __global__ void sum_counts(const std::uint32_t* counts, std::size_t num_chunks, 
 }
 
 /// Elements in [first, last): whole chunks by their count, partial ones by popcount.
-__global__ void count_range_kernel(const std::uint32_t* words, const std::uint32_t* counts, std::uint64_t first,
+static __global__ void count_range_kernel(const std::uint32_t* words, const std::uint32_t* counts, std::uint64_t first,
                                    std::uint64_t last, unsigned long long* total) {
   using reduce = cub::BlockReduce<unsigned long long, kChunkThreads>;
   __shared__ typename reduce::TempStorage storage;
@@ -112,14 +112,14 @@ __global__ void count_range_kernel(const std::uint32_t* words, const std::uint32
   if (threadIdx.x == 0 && sum != 0) atomicAdd(total, sum);
 }
 
-__global__ void widen_counts(const std::uint32_t* counts, std::size_t num_chunks, std::uint64_t* wide) {
+static __global__ void widen_counts(const std::uint32_t* counts, std::size_t num_chunks, std::uint64_t* wide) {
   for (std::size_t c = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; c < num_chunks; c += std::size_t{gridDim.x} * blockDim.x)
     wide[c] = counts[c];
 }
 
 /// One block per non-empty chunk writes its elements at the chunk's offset,
 /// each thread a sorted run of its 8 words.
-__global__ void chunk_to_array(const std::uint32_t* words, const std::uint32_t* counts, const std::uint64_t* offsets,
+static __global__ void chunk_to_array(const std::uint32_t* words, const std::uint32_t* counts, const std::uint64_t* offsets,
                                std::uint32_t* out) {
   using scan = cub::BlockScan<std::uint32_t, kChunkThreads>;
   __shared__ typename scan::TempStorage storage;
@@ -190,7 +190,7 @@ __device__ inline std::uint32_t popc(uint4 v) { return __popc(v.x) + __popc(v.y)
 /// out = a op b for one chunk per block. With out aliasing an operand, chunks
 /// whose result is that operand are left alone. Counts are read before any
 /// thread writes (the write follows the block reduction's barrier).
-__global__ void __launch_bounds__(kChunkThreads)
+static __global__ void __launch_bounds__(kChunkThreads)
     algebra_chunks(const std::uint32_t* a_words, const std::uint32_t* a_counts, const std::uint32_t* b_words,
                    const std::uint32_t* b_counts, std::uint32_t* out_words, std::uint32_t* out_counts,
                    std::uint64_t universe, set_op op, bool out_is_a, bool out_is_b) {
@@ -239,7 +239,7 @@ __global__ void __launch_bounds__(kChunkThreads)
 }
 
 /// |a op b|: chunks decided by their counts are never read.
-__global__ void __launch_bounds__(kChunkThreads)
+static __global__ void __launch_bounds__(kChunkThreads)
     algebra_count_chunks(const std::uint32_t* a_words, const std::uint32_t* a_counts, const std::uint32_t* b_words,
                          const std::uint32_t* b_counts, std::uint64_t universe, set_op op, unsigned long long* total) {
   using reduce = cub::BlockReduce<std::uint32_t, kChunkThreads>;

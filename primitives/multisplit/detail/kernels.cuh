@@ -279,7 +279,7 @@ __global__ void __launch_bounds__(Warps * 32)
 }
 
 /// offsets[b] = base of bucket b in unit 0; offsets[m] = the total.
-__global__ void gather_offsets(const std::uint32_t* scanned, std::size_t units, std::uint32_t m,
+static __global__ void gather_offsets(const std::uint32_t* scanned, std::size_t units, std::uint32_t m,
                                std::uint32_t* offsets) {
   const std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b <= m) offsets[b] = scanned[b * units];
@@ -304,7 +304,7 @@ __global__ void classify(const Key* keys, std::size_t n, std::uint32_t m, Bucket
 }
 
 /// Offsets from sorted ids: item i starts every bucket in (ids[i-1], ids[i]].
-__global__ void offsets_from_sorted(const std::uint32_t* sorted_ids, std::size_t n, std::uint32_t m,
+static __global__ void offsets_from_sorted(const std::uint32_t* sorted_ids, std::size_t n, std::uint32_t m,
                                     std::uint32_t* offsets) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= n) return;

@@ -1,0 +1,367 @@
+// A lock-free GPU hopscotch hash map with warp-cooperative operations, after
+// GLHT (Zhang and Sun, "GPU lock-free hopscotch hash table"): 32-bit keys and
+// values in 64-bit slot words, every key within H = 31 slots after its home
+// slot, and per home slot a hop bitmap that says which of those 32 slots hold
+// its keys. A find reads the home's bitmap and then only the slots it names,
+// one lane each: at most a few sectors, at any load factor, where linear
+// probing reads ever longer runs as the table fills.
+//
+// Concurrency (inserts, erases and finds in one kernel):
+//   * Each home slot has an info word: bits 0..31 the hop bitmap, bit 32 a
+//     lock, bits 33..63 a version bumped by every bitmap change.
+//   * insert and erase hold the lock of the key's home, so two inserts of one
+//     key cannot both add it. An insert that finds no empty slot within its
+//     neighbourhood claims the nearest empty slot (marked "reserved") and
+//     moves it closer: a key of a bucket B between is copied into the free
+//     slot (a temporary duplicate), B's bitmap gains the new position and
+//     loses the old one in one atomic step, and the old slot becomes the free
+//     one. B's lock is only tried, never waited for, so no lock cycle forms.
+//   * find takes no lock. It reads the bitmap, then the slots; a key in a slot
+//     that the bitmap names is a hit. A miss is confirmed by reading the
+//     version again: if a displacement touched the bucket in between, the
+//     find looks again. Finds therefore never miss a key that is present for
+//     their whole duration; they retry only when a move races them.
+//
+// Semantics of concurrent operations on one key: an insert racing an insert
+// leaves one of the two values; a find racing an insert of its key returns
+// either the new value or "absent"; a find racing an erase returns the old
+// value or "absent"; insert and erase of the same key apply in some order.
+//
+// Operations run on a tile of Tile threads (32: a warp, as in GLHT; 4, 8 and
+// 16 are there to be measured): the neighbourhood's 32 slots are read in
+// 32 / Tile steps.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "primitives/common/device_buffer.hpp"
+#include "primitives/hash/hash_functions.cuh"
+#include "primitives/hash/linear_probing_map.cuh"  // empty_key, empty_value
+
+namespace graphkit {
+
+inline constexpr std::uint32_t kHopNeighbourhood = 32;
+/// Restarts an insert may make while neighbours it must move are locked.
+inline constexpr unsigned kMaxInsertAttempts = 4096;
+
+/// What a mixed batch asks; see hopscotch_map::apply_async.
+enum class hop_op_kind : std::uint32_t { insert = 0, erase = 1, find = 2 };
+struct hop_op {
+  hop_op_kind kind;
+  std::uint32_t key;
+  std::uint32_t value;  // insert only
+};
+/// Per-operation outcomes of a batch (finds return the value, or the empty-value sentinel).
+enum hop_outcome : std::uint32_t { kHopFailed = 0, kHopInserted = 1, kHopUpdated = 2, kHopErased = 1, kHopAbsent = 0 };
+
+namespace hop_detail {
+inline constexpr unsigned long long kLock = 1ull << 32;
+inline constexpr unsigned long long kVersionOne = 1ull << 33;
+inline constexpr unsigned long long kBitmap = 0xffffffffull;
+enum stat : int { kDisplacements = 0, kFailures = 1, kStats = 2 };
+}  // namespace hop_detail
+
+template <int Tile = 32, class Hash = murmur3_hash>
+struct hopscotch_ref {
+  static_assert(Tile == 4 || Tile == 8 || Tile == 16 || Tile == 32, "tiles of 4, 8, 16 or 32 threads");
+  unsigned long long* slots;  ///< key << 32 | value
+  unsigned long long* info;   ///< per home slot: bitmap | lock | version
+  std::uint32_t capacity;     ///< at least kHopNeighbourhood
+  std::uint32_t empty_key;
+  std::uint32_t empty_value;
+  unsigned long long* stats;  ///< hop_detail::stat counters
+
+  [[nodiscard]] __device__ std::uint32_t reserved_key() const { return empty_key - 1; }
+  [[nodiscard]] __device__ unsigned long long empty_word() const {
+    return (static_cast<unsigned long long>(empty_key) << 32) | empty_value;
+  }
+  [[nodiscard]] __device__ unsigned long long reserved_word() const {
+    return (static_cast<unsigned long long>(reserved_key()) << 32) | empty_value;
+  }
+  [[nodiscard]] __device__ std::uint32_t home(std::uint32_t k) const {
+    return static_cast<std::uint32_t>((std::uint64_t{Hash{}(k)} * capacity) >> 32);
+  }
+  /// Slot index at distance d from slot h (the table wraps around).
+  [[nodiscard]] __device__ std::uint32_t at(std::uint32_t h, std::uint32_t d) const {
+    const std::uint64_t i = std::uint64_t{h} + d;
+    return static_cast<std::uint32_t>(i >= capacity ? i - capacity : i);
+  }
+  __device__ static unsigned long long load(const unsigned long long* p) {
+    return *reinterpret_cast<const volatile unsigned long long*>(p);
+  }
+
+  /// The offset (0..31) of k among h's bitmap `bits`, or -1. All tile threads call it.
+  template <class Group>
+  __device__ int locate(const Group& tile, std::uint32_t h, std::uint32_t bits, std::uint32_t k,
+                        std::uint32_t& value) const {
+    for (std::uint32_t base = 0; base < kHopNeighbourhood; base += Tile) {
+      const std::uint32_t i = base + tile.thread_rank();
+      bool hit = false;
+      std::uint32_t v = 0;
+      if ((bits >> i) & 1u) {
+        const unsigned long long w = load(&slots[at(h, i)]);
+        hit = static_cast<std::uint32_t>(w >> 32) == k;
+        v = static_cast<std::uint32_t>(w);
+      }
+      const unsigned hits = tile.ballot(hit);
+      if (hits != 0) {
+        const int src = __ffs(hits) - 1;
+        value = tile.shfl(v, src);
+        return static_cast<int>(base) + src;
+      }
+    }
+    return -1;
+  }
+
+  template <class Group>
+  __device__ std::uint32_t find(const Group& tile, std::uint32_t k) const {
+    const std::uint32_t h = home(k);
+    for (;;) {
+      unsigned long long before = 0;
+      if (tile.thread_rank() == 0) before = load(&info[h]);
+      before = tile.shfl(before, 0);
+      std::uint32_t value = empty_value;
+      if (locate(tile, h, static_cast<std::uint32_t>(before), k, value) >= 0) return value;
+      __threadfence();
+      unsigned long long after = 0;
+      if (tile.thread_rank() == 0) after = load(&info[h]);
+      after = tile.shfl(after, 0);
+      if ((after >> 33) == (before >> 33)) return empty_value;  // nothing moved: truly absent
+    }
+  }
+
+  // ---- locks (the tile's first thread acts, the others wait for it) -----------
+
+  template <class Group>
+  __device__ void lock(const Group& tile, std::uint32_t h) const {
+    if (tile.thread_rank() == 0) {
+      for (;;) {
+        const unsigned long long seen = load(&info[h]) & ~hop_detail::kLock;
+        if (atomicCAS(&info[h], seen, seen | hop_detail::kLock) == seen) break;
+      }
+      __threadfence();
+    }
+    tile.sync();
+  }
+  template <class Group>
+  __device__ bool try_lock(const Group& tile, std::uint32_t b) const {
+    bool got = false;
+    if (tile.thread_rank() == 0) {
+      const unsigned long long seen = load(&info[b]);
+      got = !(seen & hop_detail::kLock) && atomicCAS(&info[b], seen, seen | hop_detail::kLock) == seen;
+      if (got) __threadfence();
+    }
+    return tile.shfl(got, 0);
+  }
+  template <class Group>
+  __device__ void unlock(const Group& tile, std::uint32_t h) const {
+    tile.sync();
+    if (tile.thread_rank() == 0) {
+      __threadfence();
+      atomicAnd(&info[h], ~hop_detail::kLock);
+    }
+  }
+
+  /// info[b]: set bit `set_bit` (if < 32), clear bit `clear_bit` (if < 32), version + 1. Lock held.
+  __device__ void change_bits(std::uint32_t b, std::uint32_t set_bit, std::uint32_t clear_bit) const {
+    unsigned long long seen = load(&info[b]);
+    for (;;) {
+      unsigned long long next = seen + hop_detail::kVersionOne;
+      if (set_bit < 32) next |= 1ull << set_bit;
+      if (clear_bit < 32) next &= ~(1ull << clear_bit);
+      const unsigned long long old = atomicCAS(&info[b], seen, next);
+      if (old == seen) return;
+      seen = old;  // only the lock holder changes bits; a racing lock attempt may retry us
+    }
+  }
+
+  /// Claims the nearest empty slot at or after h; returns its distance, or capacity.
+  template <class Group>
+  __device__ std::uint32_t claim_empty(const Group& tile, std::uint32_t h) const {
+    for (std::uint32_t base = 0; base < capacity; base += Tile) {
+      const std::uint32_t d = base + tile.thread_rank();
+      bool empty = false;
+      if (d < capacity) empty = static_cast<std::uint32_t>(load(&slots[at(h, d)]) >> 32) == empty_key;
+      for (unsigned candidates = tile.ballot(empty); candidates != 0; candidates &= candidates - 1) {
+        const std::uint32_t pick = base + __ffs(candidates) - 1;
+        bool won = false;
+        if (tile.thread_rank() == 0) won = atomicCAS(&slots[at(h, pick)], empty_word(), reserved_word()) == empty_word();
+        if (tile.shfl(won, 0)) return pick;
+      }
+    }
+    return capacity;
+  }
+
+  /// Moves the reserved slot at distance e from h closer to h by one hop:
+  /// some bucket's key between moves into it. Returns the new distance, or e
+  /// when nothing could move; `blocked` then says whether a candidate bucket
+  /// was locked by another tile (so a later attempt may succeed).
+  template <class Group>
+  __device__ std::uint32_t move_closer(const Group& tile, std::uint32_t h, std::uint32_t e, bool& blocked) const {
+    const std::uint32_t free_slot = at(h, e);
+    blocked = false;
+    for (std::uint32_t x = kHopNeighbourhood - 1; x >= 1; --x) {  // bucket e - x, farthest first
+      const std::uint32_t b = at(h, e - x);
+      const bool own = e - x == 0;  // our home: its lock is ours already
+      unsigned long long seen = 0;
+      if (tile.thread_rank() == 0) seen = load(&info[b]);
+      seen = tile.shfl(seen, 0);
+      if ((static_cast<std::uint32_t>(seen) & ((1u << x) - 1)) == 0) continue;
+      if (!own && !try_lock(tile, b)) {
+        blocked = true;
+        continue;
+      }
+      unsigned long long now = 0;
+      if (tile.thread_rank() == 0) now = load(&info[b]);
+      const std::uint32_t movable = static_cast<std::uint32_t>(tile.shfl(now, 0)) & ((1u << x) - 1);
+      if (movable == 0) {
+        if (!own) unlock(tile, b);
+        continue;
+      }
+      const std::uint32_t i = __ffs(movable) - 1;  // the key farthest from the free slot
+      if (tile.thread_rank() == 0) {
+        const std::uint32_t from = at(b, i);
+        atomicExch(&slots[free_slot], load(&slots[from]));  // the temporary duplicate
+        __threadfence();
+        change_bits(b, x, i);
+        __threadfence();
+        atomicExch(&slots[from], reserved_word());
+        atomicAdd(&stats[hop_detail::kDisplacements], 1ull);
+      }
+      if (!own) unlock(tile, b);
+      else tile.sync();
+      return e - x + i;
+    }
+    return e;
+  }
+
+  /// Inserts or overwrites; kHopInserted, kHopUpdated or kHopFailed (no free
+  /// slot could be brought into the neighbourhood).
+  template <class Group>
+  __device__ std::uint32_t insert(const Group& tile, std::uint32_t k, std::uint32_t v) const {
+    const std::uint32_t h = home(k);
+    const unsigned long long word = (static_cast<unsigned long long>(k) << 32) | v;
+    for (unsigned attempt = 0;; ++attempt) {
+      lock(tile, h);
+      std::uint32_t old = 0;
+      unsigned long long info_h = 0;
+      if (tile.thread_rank() == 0) info_h = load(&info[h]);
+      info_h = tile.shfl(info_h, 0);
+      const int present = locate(tile, h, static_cast<std::uint32_t>(info_h), k, old);
+      if (present >= 0) {
+        if (tile.thread_rank() == 0) atomicExch(&slots[at(h, present)], word);
+        unlock(tile, h);
+        return kHopUpdated;
+      }
+      std::uint32_t e = claim_empty(tile, h);
+      bool blocked = false;
+      while (e < capacity && e >= kHopNeighbourhood) {
+        const std::uint32_t closer = move_closer(tile, h, e, blocked);
+        if (closer == e) {  // stuck: give the slot back
+          if (tile.thread_rank() == 0) atomicExch(&slots[at(h, e)], empty_word());
+          e = capacity;
+        } else {
+          e = closer;
+        }
+      }
+      if (e < capacity) {
+        if (tile.thread_rank() == 0) {
+          atomicExch(&slots[at(h, e)], word);
+          __threadfence();
+          atomicAdd(&info[h], (1ull << e) + hop_detail::kVersionOne);  // bit e is clear: the add sets it
+        }
+        unlock(tile, h);
+        return kHopInserted;
+      }
+      unlock(tile, h);
+      // Locked neighbours may free up: let go of our own lock (two inserts may
+      // each hold what the other needs), back off, start over. A table with
+      // no movable key within reach fails at once.
+      if (!blocked || attempt == kMaxInsertAttempts) {
+        if (tile.thread_rank() == 0) atomicAdd(&stats[hop_detail::kFailures], 1ull);
+        return kHopFailed;
+      }
+      __nanosleep(64u << min(attempt, 8u));
+    }
+  }
+
+  /// Removes k; true if it was present.
+  template <class Group>
+  __device__ bool erase(const Group& tile, std::uint32_t k) const {
+    const std::uint32_t h = home(k);
+    lock(tile, h);
+    unsigned long long info_h = 0;
+    if (tile.thread_rank() == 0) info_h = load(&info[h]);
+    info_h = tile.shfl(info_h, 0);
+    std::uint32_t old = 0;
+    const int present = locate(tile, h, static_cast<std::uint32_t>(info_h), k, old);
+    if (present >= 0 && tile.thread_rank() == 0) {
+      change_bits(h, 32, static_cast<std::uint32_t>(present));  // unlisted first, so no find sees it half-gone
+      __threadfence();
+      atomicExch(&slots[at(h, present)], empty_word());
+    }
+    unlock(tile, h);
+    return present >= 0;
+  }
+};
+
+/// Counts of the last bulk call.
+struct hop_report {
+  std::uint64_t failed = 0;         ///< inserts that found no slot
+  std::uint64_t sentinel = 0;       ///< keys or values equal to a sentinel, refused
+  std::uint64_t displacements = 0;  ///< keys moved to make room
+};
+
+template <int Tile = 32, class Hash = murmur3_hash>
+class hopscotch_map {
+ public:
+  using ref_type = hopscotch_ref<Tile, Hash>;
+
+  /// A table of `capacity` slots (at least 32), all empty. Keys must differ
+  /// from the empty key and the one below it (the reserved mark); values
+  /// from the empty value.
+  explicit hopscotch_map(std::size_t capacity, graphkit::empty_key<std::uint32_t> key_sentinel = {},
+                         graphkit::empty_value<std::uint32_t> value_sentinel = {}, cudaStream_t stream = nullptr);
+
+  [[nodiscard]] std::size_t capacity() const noexcept { return slots_.size(); }
+  [[nodiscard]] ref_type ref() noexcept {
+    return {slots_.data(), info_.data(), static_cast<std::uint32_t>(slots_.size()), empty_key_, empty_value_,
+            counters_.data()};
+  }
+
+  void insert_async(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n,
+                    cudaStream_t stream = nullptr);
+  /// Throws graphkit::error if any insert failed or met a sentinel (counts in the message).
+  void insert(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n, cudaStream_t stream = nullptr);
+  /// d_values_out[i] = the value of d_keys[i], or the empty-value sentinel.
+  void find_async(const std::uint32_t* d_keys, std::size_t n, std::uint32_t* d_values_out,
+                  cudaStream_t stream = nullptr);
+  void erase_async(const std::uint32_t* d_keys, std::size_t n, cudaStream_t stream = nullptr);
+  /// Applies a mixed batch concurrently (see the semantics above); d_results[i]
+  /// is the find's value (or the empty value), an insert's hop_outcome, or an
+  /// erase's 1 (removed) / 0 (absent).
+  void apply_async(const hop_op* d_ops, std::size_t n, std::uint32_t* d_results, cudaStream_t stream = nullptr);
+
+  [[nodiscard]] hop_report last_report(cudaStream_t stream = nullptr) const;
+  [[nodiscard]] std::uint64_t size(cudaStream_t stream = nullptr) const;
+  /// Copies the entries out (d_keys_out and d_values_out hold size()); returns how many.
+  std::uint64_t retrieve_all(std::uint32_t* d_keys_out, std::uint32_t* d_values_out, cudaStream_t stream = nullptr) const;
+  void clear(cudaStream_t stream = nullptr);
+
+ private:
+  void reset_counters(cudaStream_t stream);
+
+  std::uint32_t empty_key_, empty_value_;
+  device_buffer<unsigned long long> slots_, info_;
+  device_buffer<unsigned long long> counters_;  ///< hop_detail::stat, then sentinel refusals, then a size count
+};
+
+}  // namespace graphkit
+
+#include "primitives/hash/detail/hopscotch_impl.cuh"

@@ -241,6 +241,19 @@ struct hopscotch_ref {
     return e;
   }
 
+  /// Whether a slot in the 31 before distance e from h is reserved: another
+  /// tile's insert is moving a free slot through there, so a move that is
+  /// impossible now may become possible once that insert finishes.
+  template <class Group>
+  __device__ bool reserved_before(const Group& tile, std::uint32_t h, std::uint32_t e) const {
+    bool reserved = false;
+    for (std::uint32_t base = 1; base < kHopNeighbourhood; base += Tile) {
+      const std::uint32_t x = base + tile.thread_rank();
+      if (x < kHopNeighbourhood) reserved |= static_cast<std::uint32_t>(load(&slots[at(h, e - x)]) >> 32) == reserved_key();
+    }
+    return tile.any(reserved);
+  }
+
   /// Inserts or overwrites; kHopInserted, kHopUpdated or kHopFailed (no free
   /// slot could be brought into the neighbourhood).
   template <class Group>
@@ -264,6 +277,7 @@ struct hopscotch_ref {
       while (e < capacity && e >= kHopNeighbourhood) {
         const std::uint32_t closer = move_closer(tile, h, e, blocked);
         if (closer == e) {  // stuck: give the slot back
+          blocked = blocked || reserved_before(tile, h, e);
           if (tile.thread_rank() == 0) atomicExch(&slots[at(h, e)], empty_word());
           e = capacity;
         } else {
@@ -280,9 +294,10 @@ struct hopscotch_ref {
         return kHopInserted;
       }
       unlock(tile, h);
-      // Locked neighbours may free up: let go of our own lock (two inserts may
-      // each hold what the other needs), back off, start over. A table with
-      // no movable key within reach fails at once.
+      // Locked neighbours and reserved slots may free up: let go of our own
+      // lock and slot (two inserts may each hold what the other needs), back
+      // off, start over. A table with no movable key within reach, and no
+      // other insert in the way, fails at once.
       if (!blocked || attempt == kMaxInsertAttempts) {
         if (tile.thread_rank() == 0) atomicAdd(&stats[hop_detail::kFailures], 1ull);
         return kHopFailed;

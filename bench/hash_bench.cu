@@ -67,10 +67,10 @@ void hopscotch_rows(bench::gpu_timer& t, std::size_t n, double gather_rate, doub
     const double er = t.median_ms(reps, [&] { map.erase_async(keys.data(), n); },
                                   [&] { map.insert_async(keys.data(), values.data(), n); }, 1);
     const bool erased_ok = map.size() == 0;
-    std::printf("| hopscotch, tile %d | %.2f | %.2f (%.0f%%) | %.2f (%.0f%%) | %.2f | %.2f (%.0f%%) | %.2f per key | %s |\n",
+    std::printf("| hopscotch, tile %d | %.2f | %.2f (%.0f%%) | %.2f (%.0f%%) | %.2f | %.2f (%.0f%%) | %.2f per key, %llu stashed | %s |\n",
                 Tile, load, n / ins / 1e6, 100 * n / ins / 1e6 / cas_rate, n / hit / 1e6,
                 100 * n / hit / 1e6 / gather_rate, n / miss / 1e6, n / er / 1e6, 100 * n / er / 1e6 / cas_rate,
-                static_cast<double>(report.displacements) / n,
+                static_cast<double>(report.displacements) / n, static_cast<unsigned long long>(report.stashed),
                 inserted_ok && hits_ok && misses_ok && erased_ok ? "ok" : "WRONG");
   }
 }
@@ -161,7 +161,7 @@ int main() {
     }
 
     std::printf("\n| table | load | insert G/s (%% of CAS) | find hits G/s (%% of gather) | find misses G/s | erase G/s (%% of CAS) | "
-                "displacements | check |\n|---|---|---|---|---|---|---|---|\n");
+                "displacements, stashed | check |\n|---|---|---|---|---|---|---|---|\n");
     hopscotch_rows<32>(t, n, gather_rate, cas_rate, kReps);
     hopscotch_rows<8>(t, n, gather_rate, cas_rate, kReps);
     hopscotch_mixed(t, n / 4, kReps);

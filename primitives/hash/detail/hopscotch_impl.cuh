@@ -85,11 +85,12 @@ static __global__ void fill_words_kernel(unsigned long long* words, std::size_t 
   if (i < n) words[i] = value;
 }
 
+/// Entries of the hopscotch array, then of the stash (indices from capacity on).
 template <class Ref>
 __global__ void retrieve_kernel(Ref t, std::uint32_t* keys, std::uint32_t* values, unsigned long long* count) {
   const std::size_t s = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (s >= t.capacity) return;
-  const unsigned long long w = t.slots[s];
+  if (s >= std::size_t{t.capacity} + t.stash_capacity) return;
+  const unsigned long long w = s < t.capacity ? t.slots[s] : t.stash[s - t.capacity];
   const auto key = static_cast<std::uint32_t>(w >> 32);
   if (key == t.empty_key || key == t.reserved_key()) return;
   const auto j = atomicAdd(count, 1ull);
@@ -110,8 +111,10 @@ hopscotch_map<Tile, Hash>::hopscotch_map(std::size_t capacity, graphkit::empty_k
       empty_value_(value_sentinel.value),
       slots_(std::max<std::size_t>(capacity, kHopNeighbourhood)),
       info_(std::max<std::size_t>(capacity, kHopNeighbourhood)),
+      stash_(hop_detail::stash_slots(capacity)),
       counters_(hop_detail::kStats + 2) {
-  if (capacity >= (std::size_t{1} << 32)) throw error("hopscotch_map: at most 2^32 - 1 slots");
+  if (capacity + hop_detail::stash_slots(capacity) >= (std::size_t{1} << 32))
+    throw error("hopscotch_map: " + std::to_string(capacity) + " slots and their stash exceed 2^32 - 1");
   if (empty_key_ == 0) throw error("hopscotch_map: the empty key must not be 0 (the key below it marks reserved slots)");
   clear(stream);
 }
@@ -138,7 +141,8 @@ void hopscotch_map<Tile, Hash>::insert(const std::uint32_t* d_keys, const std::u
   const hop_report r = last_report(stream);
   if (r.failed != 0 || r.sentinel != 0)
     throw error("hopscotch_map::insert: " + std::to_string(r.failed) + " of " + std::to_string(n) +
-                " keys found no slot within reach (the table holds " + std::to_string(capacity()) + " slots), " +
+                " keys found no slot within reach (the table holds " + std::to_string(capacity()) + " slots and " +
+                std::to_string(stash_capacity()) + " in its stash), " +
                 std::to_string(r.sentinel) + " were sentinels");
 }
 
@@ -175,7 +179,8 @@ hop_report hopscotch_map<Tile, Hash>::last_report(cudaStream_t stream) const {
   GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(c.data(), counters_.data(), c.size() * sizeof(unsigned long long),
                                     cudaMemcpyDeviceToHost, stream));
   GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
-  return {c[hop_detail::kFailures], c[hop_detail::kSentinelCounter], c[hop_detail::kDisplacements]};
+  return {c[hop_detail::kFailures], c[hop_detail::kSentinelCounter], c[hop_detail::kDisplacements],
+          c[hop_detail::kStashInserts]};
 }
 
 template <int Tile, class Hash>
@@ -188,7 +193,7 @@ std::uint64_t hopscotch_map<Tile, Hash>::retrieve_all(std::uint32_t* d_keys_out,
                                                       cudaStream_t stream) const {
   unsigned long long* count = const_cast<unsigned long long*>(counters_.data()) + hop_detail::kSizeCounter;
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(count, 0, sizeof *count, stream));
-  hop_detail::retrieve_kernel<<<static_cast<unsigned>((capacity() + 255) / 256), 256, 0, stream>>>(
+  hop_detail::retrieve_kernel<<<static_cast<unsigned>((capacity() + stash_capacity() + 255) / 256), 256, 0, stream>>>(
       const_cast<hopscotch_map*>(this)->ref(), d_keys_out, d_values_out, count);
   GRAPHKIT_CHECK_LAUNCH();
   unsigned long long n = 0;
@@ -202,6 +207,9 @@ void hopscotch_map<Tile, Hash>::clear(cudaStream_t stream) {
   const unsigned long long empty = (static_cast<unsigned long long>(empty_key_) << 32) | empty_value_;
   const unsigned grid = static_cast<unsigned>((slots_.size() + 255) / 256);
   hop_detail::fill_words_kernel<<<grid, 256, 0, stream>>>(slots_.data(), slots_.size(), empty);
+  GRAPHKIT_CHECK_LAUNCH();
+  hop_detail::fill_words_kernel<<<static_cast<unsigned>((stash_.size() + 255) / 256), 256, 0, stream>>>(
+      stash_.data(), stash_.size(), empty);
   GRAPHKIT_CHECK_LAUNCH();
   info_.fill_bytes(0, stream);
   counters_.fill_bytes(0, stream);

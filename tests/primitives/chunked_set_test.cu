@@ -174,3 +174,45 @@ TEST(ChunkedSet, ConvertsToAndFromTheDenseForm) {
 
 }  // namespace
 }  // namespace graphkit
+
+#include "primitives/bitmap/batch_intersection.cuh"
+
+namespace graphkit {
+namespace {
+
+TEST(BatchIntersection, ThousandsOfPairsInOneLaunchMatchStdSetIntersection) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint32_t> values;
+  std::vector<set_pair> pairs;
+  std::vector<unsigned long long> want;
+  auto make_set = [&](std::size_t size, std::uint32_t span) {
+    std::vector<std::uint32_t> s(size);
+    for (auto& x : s) x = static_cast<std::uint32_t>(rng() % span);
+    std::sort(s.begin(), s.end());
+    s.erase(std::unique(s.begin(), s.end()), s.end());
+    const std::uint64_t begin = values.size();
+    values.insert(values.end(), s.begin(), s.end());
+    return std::pair{begin, std::move(s)};
+  };
+  for (int i = 0; i < 5000; ++i) {
+    // Sizes 0..300; spans narrow (bitmap window) and wide (binary search).
+    const std::uint32_t span = i % 3 == 0 ? 0xfffffff0u : 1000 + static_cast<std::uint32_t>(rng() % 100000);
+    auto [a_begin, a] = make_set(rng() % 300, span);
+    auto [b_begin, b] = make_set(i % 50 == 0 ? 0 : rng() % 300, span);
+    pairs.push_back({a_begin, a_begin + a.size(), b_begin, b_begin + b.size()});
+    std::vector<std::uint32_t> common;
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(common));
+    want.push_back(common.size());
+  }
+  device_buffer<std::uint32_t> d_values{std::span<const std::uint32_t>(values)};
+  device_buffer<set_pair> d_pairs{std::span<const set_pair>(pairs)};
+  device_buffer<unsigned long long> counts(pairs.size());
+  batch_intersection_count(d_values.data(), d_pairs.data(), pairs.size(), counts.data());
+  EXPECT_EQ(counts.to_host(), want);
+}
+
+}  // namespace
+}  // namespace graphkit

@@ -11,9 +11,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <vector>
 
 #include "bench/common/gpu_timer.cuh"
+#include "primitives/bitmap/batch_intersection.cuh"
+#include "primitives/bitmap/chunked_set.cuh"
 #include "primitives/bitmap/dense_bitmap.cuh"
 
 namespace {
@@ -172,6 +175,62 @@ int main() {
       const auto back = sorted.to_host();
       std::printf("| bitmap -> sorted array (2^32 universe) | %zu | %.3f | %.2f | %s |\n", unique, sms, unique / sms / 1e6,
                   written == unique && std::equal(back.begin(), back.end(), h.begin()) ? "ok" : "WRONG");
+    }
+
+    // 5. the chunked set: memory by density, and its algebra against the dense form's
+    std::printf("\n| 2^32 universe, clustered: non-empty chunks | dense MB | chunked MB (pool in use) | chunked and, "
+                "count only (ms) | dense and, count only (ms) | check |\n|---|---|---|---|---|---|\n");
+    for (const std::uint32_t keep : {1000u, 100u, 10u, 1u}) {
+      dense_bitmap da(universe), db(universe);
+      random_chunks<<<static_cast<unsigned>(da.num_chunks()), 256>>>(da.ref(), 3, keep);
+      random_chunks<<<static_cast<unsigned>(db.num_chunks()), 256>>>(db.ref(), 4, keep);
+      GRAPHKIT_CHECK_LAUNCH();
+      const auto pool = static_cast<std::uint32_t>(da.num_chunks() * keep / 1000 * 12 / 10 + 16);
+      chunked_set ca(universe, pool), cb(universe, pool);
+      ca.assign(da);
+      cb.assign(db);
+      std::uint64_t chunked = 0, dense = 0;
+      const double cms = t.median_ms(kReps, [&] { chunked = set_algebra_count(ca, cb, set_op::intersection); });
+      const double dms = t.median_ms(kReps, [&] { dense = set_algebra_count(da, db, set_op::intersection); });
+      const double used_mb = (ca.memory_bytes() - (pool - ca.blocks_in_use()) * 8192.0) / 1e6;
+      std::printf("| %.1f%% | %.0f | %.1f | %.3f | %.3f | %s |\n", keep / 10.0,
+                  (da.num_words() + da.num_chunks()) * 4.0 / 1e6, used_mb, cms, dms, chunked == dense ? "ok" : "WRONG");
+    }
+
+    // 6. many small intersections in one launch
+    {
+      std::vector<std::uint32_t> values;
+      std::vector<set_pair> pairs;
+      std::uint64_t s = 99;
+      auto next = [&] { return s = s * 6364136223846793005ULL + 1442695040888963407ULL, static_cast<std::uint32_t>(s >> 33); };
+      for (int i = 0; i < 100000; ++i) {
+        set_pair p{};
+        for (int side = 0; side < 2; ++side) {
+          std::vector<std::uint32_t> set(64 + next() % 64);
+          for (auto& x : set) x = next() % 100000;
+          std::sort(set.begin(), set.end());
+          set.erase(std::unique(set.begin(), set.end()), set.end());
+          (side == 0 ? p.a_begin : p.b_begin) = values.size();
+          values.insert(values.end(), set.begin(), set.end());
+          (side == 0 ? p.a_end : p.b_end) = values.size();
+        }
+        pairs.push_back(p);
+      }
+      device_buffer<std::uint32_t> d_values{std::span<const std::uint32_t>(values)};
+      device_buffer<set_pair> d_pairs{std::span<const set_pair>(pairs)};
+      device_buffer<unsigned long long> counts(pairs.size());
+      const double ms = t.median_ms(kReps, [&] { batch_intersection_count(d_values.data(), d_pairs.data(), pairs.size(), counts.data()); });
+      const auto got = counts.to_host();
+      bool ok = true;
+      for (std::size_t i = 0; i < pairs.size(); i += 997) {
+        std::vector<std::uint32_t> common;
+        std::set_intersection(values.begin() + pairs[i].a_begin, values.begin() + pairs[i].a_end,
+                              values.begin() + pairs[i].b_begin, values.begin() + pairs[i].b_end, std::back_inserter(common));
+        ok = ok && got[i] == common.size();
+      }
+      std::printf("\n| batch of small intersections | pairs | time (ms) | M pairs/s | check |\n|---|---|---|---|---|\n"
+                  "| 64-127 elements each, 100K universe, one launch | %zu | %.3f | %.1f | %s |\n",
+                  pairs.size(), ms, pairs.size() / ms / 1e3, ok ? "ok (every 997th pair)" : "WRONG");
     }
     return 0;
   } catch (const std::exception& e) {

@@ -1,0 +1,218 @@
+// Kernels and host side of hopscotch_map: one tile of Tile threads per
+// operation, tiles taking operations in a grid-stride loop.
+#pragma once
+
+#include <algorithm>
+#include <string>
+
+#include "primitives/common/error.hpp"
+
+namespace graphkit {
+namespace hop_detail {
+
+namespace cg = cooperative_groups;
+inline constexpr int kBlock = 256;
+inline constexpr int kSentinelCounter = kStats;  // counters_[kStats]: sentinel refusals
+inline constexpr int kSizeCounter = kStats + 1;
+
+template <int Tile>
+__device__ cg::thread_block_tile<Tile> my_tile() {
+  return cg::tiled_partition<Tile>(cg::this_thread_block());
+}
+
+/// Calls op(tile, i) for this tile's operations i < n.
+template <int Tile, class Op>
+__device__ void for_each_op(std::size_t n, Op&& op) {
+  const auto tile = my_tile<Tile>();
+  const std::size_t tiles = std::size_t{gridDim.x} * (blockDim.x / Tile);
+  for (std::size_t i = std::size_t{blockIdx.x} * (blockDim.x / Tile) + threadIdx.x / Tile; i < n; i += tiles)
+    op(tile, i);
+}
+
+template <class Ref>
+__device__ bool refused(const Ref& t, std::uint32_t key, std::uint32_t value, bool has_value) {
+  return key == t.empty_key || key == t.reserved_key() || (has_value && value == t.empty_value);
+}
+
+template <int Tile, class Ref>
+__global__ void insert_kernel(Ref t, const std::uint32_t* keys, const std::uint32_t* values, std::size_t n) {
+  for_each_op<Tile>(n, [&](const auto& tile, std::size_t i) {
+    if (refused(t, keys[i], values[i], true)) {
+      if (tile.thread_rank() == 0) atomicAdd(&t.stats[kSentinelCounter], 1ull);
+      return;
+    }
+    t.insert(tile, keys[i], values[i]);
+  });
+}
+
+template <int Tile, class Ref>
+__global__ void find_kernel(Ref t, const std::uint32_t* keys, std::size_t n, std::uint32_t* out) {
+  for_each_op<Tile>(n, [&](const auto& tile, std::size_t i) {
+    const std::uint32_t value = refused(t, keys[i], 0, false) ? t.empty_value : t.find(tile, keys[i]);
+    if (tile.thread_rank() == 0) out[i] = value;
+  });
+}
+
+template <int Tile, class Ref>
+__global__ void erase_kernel(Ref t, const std::uint32_t* keys, std::size_t n) {
+  for_each_op<Tile>(n, [&](const auto& tile, std::size_t i) {
+    if (!refused(t, keys[i], 0, false)) t.erase(tile, keys[i]);
+  });
+}
+
+template <int Tile, class Ref>
+__global__ void apply_kernel(Ref t, const hop_op* ops, std::size_t n, std::uint32_t* results) {
+  for_each_op<Tile>(n, [&](const auto& tile, std::size_t i) {
+    const hop_op op = ops[i];
+    std::uint32_t result = 0;
+    const bool has_value = op.kind == hop_op_kind::insert;
+    if (refused(t, op.key, op.value, has_value)) {
+      if (tile.thread_rank() == 0) atomicAdd(&t.stats[kSentinelCounter], 1ull);
+      result = op.kind == hop_op_kind::find ? t.empty_value : 0u;
+    } else if (op.kind == hop_op_kind::insert) {
+      result = t.insert(tile, op.key, op.value);
+    } else if (op.kind == hop_op_kind::erase) {
+      result = t.erase(tile, op.key) ? 1u : 0u;
+    } else {
+      result = t.find(tile, op.key);
+    }
+    if (tile.thread_rank() == 0) results[i] = result;
+  });
+}
+
+static __global__ void fill_words_kernel(unsigned long long* words, std::size_t n, unsigned long long value) {
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i < n) words[i] = value;
+}
+
+/// Entries of the hopscotch array, then of the stash (indices from capacity on).
+template <class Ref>
+__global__ void retrieve_kernel(Ref t, std::uint32_t* keys, std::uint32_t* values, unsigned long long* count) {
+  const std::size_t s = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (s >= std::size_t{t.capacity} + t.stash_capacity) return;
+  const unsigned long long w = s < t.capacity ? t.slots[s] : t.stash[s - t.capacity];
+  const auto key = static_cast<std::uint32_t>(w >> 32);
+  if (key == t.empty_key || key == t.reserved_key()) return;
+  const auto j = atomicAdd(count, 1ull);
+  if (keys) keys[j] = key, values[j] = static_cast<std::uint32_t>(w);
+}
+
+inline unsigned grid_for(std::size_t ops, int tile) {
+  const std::size_t blocks = (ops * tile + kBlock - 1) / kBlock;
+  return static_cast<unsigned>(std::clamp<std::size_t>(blocks, 1, 1u << 16));
+}
+
+}  // namespace hop_detail
+
+template <int Tile, class Hash>
+hopscotch_map<Tile, Hash>::hopscotch_map(std::size_t capacity, graphkit::empty_key<std::uint32_t> key_sentinel,
+                                         graphkit::empty_value<std::uint32_t> value_sentinel, cudaStream_t stream)
+    : empty_key_(key_sentinel.value),
+      empty_value_(value_sentinel.value),
+      slots_(std::max<std::size_t>(capacity, kHopNeighbourhood)),
+      info_(std::max<std::size_t>(capacity, kHopNeighbourhood)),
+      stash_(hop_detail::stash_slots(capacity)),
+      counters_(hop_detail::kStats + 2) {
+  if (capacity + hop_detail::stash_slots(capacity) >= (std::size_t{1} << 32))
+    throw error("hopscotch_map: " + std::to_string(capacity) + " slots and their stash exceed 2^32 - 1");
+  if (empty_key_ == 0) throw error("hopscotch_map: the empty key must not be 0 (the key below it marks reserved slots)");
+  clear(stream);
+}
+
+template <int Tile, class Hash>
+void hopscotch_map<Tile, Hash>::reset_counters(cudaStream_t stream) {
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(counters_.data(), 0, (hop_detail::kStats + 1) * sizeof(unsigned long long), stream));
+}
+
+template <int Tile, class Hash>
+void hopscotch_map<Tile, Hash>::insert_async(const std::uint32_t* d_keys, const std::uint32_t* d_values,
+                                             std::size_t n, cudaStream_t stream) {
+  reset_counters(stream);
+  if (n == 0) return;
+  hop_detail::insert_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_keys,
+                                                                                                     d_values, n);
+  GRAPHKIT_CHECK_LAUNCH();
+}
+
+template <int Tile, class Hash>
+void hopscotch_map<Tile, Hash>::insert(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n,
+                                       cudaStream_t stream) {
+  insert_async(d_keys, d_values, n, stream);
+  const hop_report r = last_report(stream);
+  if (r.failed != 0 || r.sentinel != 0)
+    throw error("hopscotch_map::insert: " + std::to_string(r.failed) + " of " + std::to_string(n) +
+                " keys found no slot within reach (the table holds " + std::to_string(capacity()) + " slots and " +
+                std::to_string(stash_capacity()) + " in its stash), " +
+                std::to_string(r.sentinel) + " were sentinels");
+}
+
+template <int Tile, class Hash>
+void hopscotch_map<Tile, Hash>::find_async(const std::uint32_t* d_keys, std::size_t n, std::uint32_t* d_values_out,
+                                           cudaStream_t stream) {
+  if (n == 0) return;
+  hop_detail::find_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
+                                                                                                   d_values_out);
+  GRAPHKIT_CHECK_LAUNCH();
+}
+
+template <int Tile, class Hash>
+void hopscotch_map<Tile, Hash>::erase_async(const std::uint32_t* d_keys, std::size_t n, cudaStream_t stream) {
+  reset_counters(stream);
+  if (n == 0) return;
+  hop_detail::erase_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_keys, n);
+  GRAPHKIT_CHECK_LAUNCH();
+}
+
+template <int Tile, class Hash>
+void hopscotch_map<Tile, Hash>::apply_async(const hop_op* d_ops, std::size_t n, std::uint32_t* d_results,
+                                            cudaStream_t stream) {
+  reset_counters(stream);
+  if (n == 0) return;
+  hop_detail::apply_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_ops, n,
+                                                                                                    d_results);
+  GRAPHKIT_CHECK_LAUNCH();
+}
+
+template <int Tile, class Hash>
+hop_report hopscotch_map<Tile, Hash>::last_report(cudaStream_t stream) const {
+  std::vector<unsigned long long> c(hop_detail::kStats + 1);
+  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(c.data(), counters_.data(), c.size() * sizeof(unsigned long long),
+                                    cudaMemcpyDeviceToHost, stream));
+  GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
+  return {c[hop_detail::kFailures], c[hop_detail::kSentinelCounter], c[hop_detail::kDisplacements],
+          c[hop_detail::kStashInserts]};
+}
+
+template <int Tile, class Hash>
+std::uint64_t hopscotch_map<Tile, Hash>::size(cudaStream_t stream) const {
+  return const_cast<hopscotch_map*>(this)->retrieve_all(nullptr, nullptr, stream);
+}
+
+template <int Tile, class Hash>
+std::uint64_t hopscotch_map<Tile, Hash>::retrieve_all(std::uint32_t* d_keys_out, std::uint32_t* d_values_out,
+                                                      cudaStream_t stream) const {
+  unsigned long long* count = const_cast<unsigned long long*>(counters_.data()) + hop_detail::kSizeCounter;
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(count, 0, sizeof *count, stream));
+  hop_detail::retrieve_kernel<<<static_cast<unsigned>((capacity() + stash_capacity() + 255) / 256), 256, 0, stream>>>(
+      const_cast<hopscotch_map*>(this)->ref(), d_keys_out, d_values_out, count);
+  GRAPHKIT_CHECK_LAUNCH();
+  unsigned long long n = 0;
+  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(&n, count, sizeof n, cudaMemcpyDeviceToHost, stream));
+  GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
+  return n;
+}
+
+template <int Tile, class Hash>
+void hopscotch_map<Tile, Hash>::clear(cudaStream_t stream) {
+  const unsigned long long empty = (static_cast<unsigned long long>(empty_key_) << 32) | empty_value_;
+  const unsigned grid = static_cast<unsigned>((slots_.size() + 255) / 256);
+  hop_detail::fill_words_kernel<<<grid, 256, 0, stream>>>(slots_.data(), slots_.size(), empty);
+  GRAPHKIT_CHECK_LAUNCH();
+  hop_detail::fill_words_kernel<<<static_cast<unsigned>((stash_.size() + 255) / 256), 256, 0, stream>>>(
+      stash_.data(), stash_.size(), empty);
+  GRAPHKIT_CHECK_LAUNCH();
+  info_.fill_bytes(0, stream);
+  counters_.fill_bytes(0, stream);
+}
+
+}  // namespace graphkit

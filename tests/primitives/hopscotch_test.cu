@@ -1,0 +1,256 @@
+// The hopscotch map against std::unordered_map: bulk insert / find / erase at
+// loads up to 0.95, duplicates in a batch, missing keys, a full table,
+// sentinels, tiles of 32 and 8 threads; mixed batches checked against the
+// documented semantics; and a stress test at load 0.95 whose displacements
+// must never hide a present key from a concurrent find.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "primitives/common/error.hpp"
+#include "primitives/hash/hopscotch_map.cuh"
+#include "tests/common/gpu_support.hpp"
+#include "tests/common/test_support.hpp"
+
+namespace graphkit {
+namespace {
+
+constexpr std::uint32_t kEmptyValue = 0xffffffffu;
+
+/// `count` distinct keys, none a sentinel (the empty key and the one below it),
+/// nor the key whose stress-test value (key ^ 0x5a5a5a5a) is the empty value.
+std::vector<std::uint32_t> distinct_keys(std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::unordered_set<std::uint32_t> seen;
+  std::vector<std::uint32_t> keys;
+  while (keys.size() < count) {
+    const auto k = static_cast<std::uint32_t>(rng());
+    if (k >= 0xfffffffeu || k == 0xa5a5a5a5u || !seen.insert(k).second) continue;
+    keys.push_back(k);
+  }
+  return keys;
+}
+
+template <class Map>
+std::vector<std::uint32_t> find_all(Map& map, const std::vector<std::uint32_t>& keys) {
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, out(std::max<std::size_t>(keys.size(), 1));
+  map.find_async(d_keys.data(), keys.size(), out.data());
+  std::vector<std::uint32_t> got = out.to_host();
+  got.resize(keys.size());
+  return got;
+}
+
+template <int Tile>
+void bulk_round_trip(double load, std::uint64_t seed) {
+  const std::size_t capacity = 1 << 16;
+  const auto n = static_cast<std::size_t>(load * capacity);
+  const std::vector<std::uint32_t> keys = distinct_keys(n + 1000, seed);
+  std::vector<std::uint32_t> present(keys.begin(), keys.begin() + n), missing(keys.begin() + n, keys.end());
+  std::vector<std::uint32_t> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<std::uint32_t>(i * 7 + 1);
+  hopscotch_map<Tile> map(capacity);
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(present)}, d_values{std::span<const std::uint32_t>(values)};
+  map.insert(d_keys.data(), d_values.data(), n);
+  EXPECT_EQ(map.size(), n);
+  // At 0.95 some keys cannot be brought within reach of their home (about
+  // 150 of 62,259 in a sequential model), so the stash path runs here too.
+  if (load >= 0.95) EXPECT_GT(map.last_report().stashed, 0u);
+  const std::vector<std::uint32_t> got = find_all(map, present);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], values[i]) << "key " << present[i] << " at load " << load;
+  for (const std::uint32_t v : find_all(map, missing)) ASSERT_EQ(v, kEmptyValue);
+
+  // Erase every other key; the rest stay.
+  std::vector<std::uint32_t> gone;
+  for (std::size_t i = 0; i < n; i += 2) gone.push_back(present[i]);
+  device_buffer<std::uint32_t> d_gone{std::span<const std::uint32_t>(gone)};
+  map.erase_async(d_gone.data(), gone.size());
+  const std::vector<std::uint32_t> after = find_all(map, present);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(after[i], i % 2 == 0 ? kEmptyValue : values[i]);
+  EXPECT_EQ(map.size(), n - gone.size());
+}
+
+TEST(Hopscotch, BulkOperationsAtLoadsUpTo95PercentWithWarpsAndSmallTiles) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  for (const double load : {0.0, 0.5, 0.9, 0.95}) {
+    bulk_round_trip<32>(load, seed);
+    bulk_round_trip<8>(load, seed + 1);
+  }
+}
+
+TEST(Hopscotch, DuplicatesInABatchKeepOneOfTheirValues) {
+  GRAPHKIT_REQUIRE_GPU();
+  std::vector<std::uint32_t> keys, values;
+  for (std::uint32_t r = 0; r < 50; ++r)
+    for (std::uint32_t k = 0; k < 100; ++k) keys.push_back(k), values.push_back(1000 * k + r);
+  hopscotch_map<> map(1024);
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)};
+  map.insert(d_keys.data(), d_values.data(), keys.size());
+  EXPECT_EQ(map.size(), 100u);
+  std::vector<std::uint32_t> probe(100);
+  for (std::uint32_t k = 0; k < 100; ++k) probe[k] = k;
+  const std::vector<std::uint32_t> got = find_all(map, probe);
+  for (std::uint32_t k = 0; k < 100; ++k) {
+    EXPECT_EQ(got[k] / 1000, k);
+    EXPECT_LT(got[k] % 1000, 50u);
+  }
+}
+
+TEST(Hopscotch, AFullTableReportsFailuresWithoutHanging) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::vector<std::uint32_t> keys = distinct_keys(3000, test::fresh_seed());
+  const std::vector<std::uint32_t> values(keys.size(), 5);
+  hopscotch_map<> map(1000);
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)};
+  EXPECT_THROW(map.insert(d_keys.data(), d_values.data(), keys.size()), error);
+  const hop_report r = map.last_report();
+  EXPECT_GT(r.failed, 0u);
+  EXPECT_EQ(map.size() + r.failed, keys.size());
+  EXPECT_LE(map.size(), map.capacity() + map.stash_capacity());
+}
+
+/// Every key has home 0 (and one stash probe start): 32 keys fit in the
+/// neighbourhood, the rest must go through the stash.
+struct one_home_hash {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t) const { return 0; }
+};
+
+TEST(Hopscotch, KeysBeyondTheNeighbourhoodLiveInTheStash) {
+  GRAPHKIT_REQUIRE_GPU();
+  hopscotch_map<8, one_home_hash> map(256);
+  const std::size_t stash = map.stash_capacity(), fits = kHopNeighbourhood + stash;
+  std::vector<std::uint32_t> keys(fits), values(fits);
+  for (std::uint32_t i = 0; i < fits; ++i) keys[i] = 10 + 3 * i, values[i] = i;
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)};
+  map.insert(d_keys.data(), d_values.data(), fits);
+  EXPECT_EQ(map.last_report().stashed, stash);
+  EXPECT_EQ(map.size(), fits);
+  EXPECT_EQ(find_all(map, keys), values);
+
+  // Erase every third key (tombstones in the stash), overwrite the others'
+  // values, then fill the freed places with new keys: tombstones are reused.
+  std::vector<std::uint32_t> gone, kept, kept_values, fresh, fresh_values;
+  for (std::uint32_t i = 0; i < fits; ++i) {
+    if (i % 3 == 0) gone.push_back(keys[i]), fresh.push_back(100000 + i), fresh_values.push_back(7 * i);
+    else kept.push_back(keys[i]), kept_values.push_back(values[i] + 1000);
+  }
+  device_buffer<std::uint32_t> d_gone{std::span<const std::uint32_t>(gone)};
+  map.erase_async(d_gone.data(), gone.size());
+  device_buffer<std::uint32_t> d_kept{std::span<const std::uint32_t>(kept)}, d_kept_values{std::span<const std::uint32_t>(kept_values)};
+  map.insert(d_kept.data(), d_kept_values.data(), kept.size());
+  EXPECT_EQ(map.size(), kept.size());
+  device_buffer<std::uint32_t> d_fresh{std::span<const std::uint32_t>(fresh)}, d_fresh_values{std::span<const std::uint32_t>(fresh_values)};
+  map.insert(d_fresh.data(), d_fresh_values.data(), fresh.size());
+  EXPECT_EQ(map.size(), fits);
+  EXPECT_EQ(find_all(map, kept), kept_values);
+  EXPECT_EQ(find_all(map, fresh), fresh_values);
+  for (const std::uint32_t v : find_all(map, gone)) EXPECT_EQ(v, kEmptyValue);
+
+  // One more key has nowhere to go: a reported failure, not a hang.
+  const std::vector<std::uint32_t> extra{99}, extra_value{1};
+  device_buffer<std::uint32_t> d_extra{std::span<const std::uint32_t>(extra)}, d_extra_value{std::span<const std::uint32_t>(extra_value)};
+  EXPECT_THROW(map.insert(d_extra.data(), d_extra_value.data(), 1), error);
+  EXPECT_EQ(map.last_report().failed, 1u);
+}
+
+TEST(Hopscotch, SentinelsAreRefusedAndCounted) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::vector<std::uint32_t> keys{1, 0xffffffffu, 0xfffffffeu, 4}, values{1, 2, 3, kEmptyValue};
+  hopscotch_map<> map(64);
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)};
+  EXPECT_THROW(map.insert(d_keys.data(), d_values.data(), keys.size()), error);
+  EXPECT_EQ(map.last_report().sentinel, 3u);
+  EXPECT_EQ(map.size(), 1u);
+}
+
+TEST(Hopscotch, MixedBatchFollowsTheDocumentedSemantics) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  const std::size_t capacity = 1 << 15;
+  const std::vector<std::uint32_t> keys = distinct_keys(capacity * 9 / 10, seed);
+  const std::size_t third = keys.size() / 3;
+  // Keys [0, 2 third) start in the table; [0, third) are then erased, [third, 2 third) looked up,
+  // [2 third, end) inserted, and looked up while they are being inserted.
+  hopscotch_map<> map(capacity);
+  std::vector<std::uint32_t> first(keys.begin(), keys.begin() + 2 * third), first_values(2 * third);
+  for (std::size_t i = 0; i < first_values.size(); ++i) first_values[i] = static_cast<std::uint32_t>(i);
+  device_buffer<std::uint32_t> d_first{std::span<const std::uint32_t>(first)}, d_first_values{std::span<const std::uint32_t>(first_values)};
+  map.insert(d_first.data(), d_first_values.data(), first.size());
+
+  std::vector<hop_op> ops;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i < third) ops.push_back({hop_op_kind::erase, keys[i], 0});
+    else if (i < 2 * third) ops.push_back({hop_op_kind::find, keys[i], 0});
+    else ops.push_back({hop_op_kind::insert, keys[i], static_cast<std::uint32_t>(i)}), ops.push_back({hop_op_kind::find, keys[i], 0});
+  }
+  std::shuffle(ops.begin(), ops.end(), std::mt19937_64(seed));
+  device_buffer<hop_op> d_ops{std::span<const hop_op>(ops)};
+  device_buffer<std::uint32_t> d_results(ops.size());
+  map.apply_async(d_ops.data(), ops.size(), d_results.data());
+  const std::vector<std::uint32_t> results = d_results.to_host();
+  std::unordered_map<std::uint32_t, std::size_t> index;
+  for (std::size_t i = 0; i < keys.size(); ++i) index[keys[i]] = i;
+  for (std::size_t o = 0; o < ops.size(); ++o) {
+    const std::size_t i = index[ops[o].key];
+    switch (ops[o].kind) {
+      case hop_op_kind::erase: ASSERT_EQ(results[o], 1u) << "erase of a present key"; break;
+      case hop_op_kind::insert: ASSERT_EQ(results[o], kHopInserted); break;
+      case hop_op_kind::find:
+        if (i < 2 * third) ASSERT_EQ(results[o], static_cast<std::uint32_t>(i)) << "an untouched key was missed";
+        else ASSERT_TRUE(results[o] == kEmptyValue || results[o] == static_cast<std::uint32_t>(i)) << "racing find";
+        break;
+    }
+  }
+  // Afterwards: exactly keys [third, end).
+  const std::vector<std::uint32_t> got = find_all(map, keys);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    ASSERT_EQ(got[i], i < third ? kEmptyValue : static_cast<std::uint32_t>(i)) << "key index " << i;
+}
+
+TEST(Hopscotch, DisplacementsAtLoad95NeverHideAPresentKey) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  const std::size_t capacity = 1 << 16, resident = capacity * 95 / 100, churn = capacity / 50;
+  const std::vector<std::uint32_t> keys = distinct_keys(resident + 20 * churn, seed);
+  hopscotch_map<> map(capacity);
+  std::vector<std::uint32_t> live(keys.begin(), keys.begin() + resident - churn);
+  std::vector<std::uint32_t> values(live.size());
+  for (std::size_t i = 0; i < live.size(); ++i) values[i] = live[i] ^ 0x5a5a5a5au;
+  device_buffer<std::uint32_t> d_live{std::span<const std::uint32_t>(live)}, d_values{std::span<const std::uint32_t>(values)};
+  map.insert(d_live.data(), d_values.data(), live.size());
+  std::size_t next = resident - churn;
+  std::uint64_t displacements = 0;
+  std::mt19937_64 rng(seed);
+  for (int round = 0; round < 10; ++round) {
+    // Insert `churn` new keys, erase `churn` old ones, and find every other live key, all at once.
+    std::shuffle(live.begin(), live.end(), rng);
+    std::vector<hop_op> ops;
+    for (std::size_t j = 0; j < churn; ++j, ++next) ops.push_back({hop_op_kind::insert, keys[next], keys[next] ^ 0x5a5a5a5au});
+    for (std::size_t j = 0; j < churn; ++j) ops.push_back({hop_op_kind::erase, live[j], 0});
+    for (std::size_t j = churn; j < live.size(); ++j) ops.push_back({hop_op_kind::find, live[j], 0});
+    std::shuffle(ops.begin(), ops.end(), rng);
+    device_buffer<hop_op> d_ops{std::span<const hop_op>(ops)};
+    device_buffer<std::uint32_t> d_results(ops.size());
+    map.apply_async(d_ops.data(), ops.size(), d_results.data());
+    const std::vector<std::uint32_t> results = d_results.to_host();
+    displacements += map.last_report().displacements;
+    for (std::size_t o = 0; o < ops.size(); ++o) {
+      if (ops[o].kind == hop_op_kind::find) ASSERT_EQ(results[o], ops[o].key ^ 0x5a5a5a5au) << "round " << round << ": a present key was missed";
+      if (ops[o].kind == hop_op_kind::insert) ASSERT_EQ(results[o], kHopInserted) << "round " << round;
+      if (ops[o].kind == hop_op_kind::erase) ASSERT_EQ(results[o], 1u) << "round " << round;
+    }
+    live.erase(live.begin(), live.begin() + churn);
+    for (std::size_t j = next - churn; j < next; ++j) live.push_back(keys[j]);
+  }
+  EXPECT_GT(displacements, 0u) << "the stress test never displaced a key";
+  EXPECT_EQ(map.size(), live.size());
+}
+
+}  // namespace
+}  // namespace graphkit

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "graph/gpu/detail/memory.hpp"
 #include "graph/gpu/detail/sort.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/error.hpp"
@@ -65,6 +66,8 @@ device_csr to_csr_on_gpu(const coo_graph& g) {
   if (m == 0) return out;
 
   const std::size_t slots = 2 * m;
+  // Peak per edge: two arc slots of 12 B, their multisplit copy, and the sort's copy.
+  detail::require_device_memory("to_csr_on_gpu", m, 72 * m + 8 * (std::size_t{n} + 1));
   device_buffer<std::uint64_t> keys(slots);
   device_buffer<std::int32_t> arc_weights(slots);
   {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "graph/gpu/detail/memory.hpp"
 #include "graph/gpu/detail/sort.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/error.hpp"
@@ -90,6 +91,8 @@ relabeled_edges relabel_on_gpu(std::span<const std::uint64_t> src, std::span<con
   relabeled_edges out;
   if (edges == 0) return out;
 
+  // Peak: endpoints 16 B/edge, table 64, distinct ids and their sorted copy 32, sort scratch ~16.
+  detail::require_device_memory("relabel_on_gpu", edges, 128 * edges);
   device_buffer<std::uint64_t> ids(n);
   GRAPHKIT_CUDA_TRY(cudaMemcpy(ids.data(), src.data(), edges * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
   GRAPHKIT_CUDA_TRY(cudaMemcpy(ids.data() + edges, dst.data(), edges * sizeof(std::uint64_t), cudaMemcpyHostToDevice));

@@ -165,8 +165,10 @@ clean_stats clean_on_gpu(coo_graph& g, const clean_options& options) {
   if (weighted) detail::sort_pairs(distinct, kept_weights, n, key_bits);
   else detail::sort_keys(distinct, n, key_bits);
   device_buffer<vertex_t> out_src(n), out_dst(n);
-  unpack_edges_kernel<<<blocks_for(n), 256>>>(distinct.data(), n, out_src.data(), out_dst.data());
-  GRAPHKIT_CHECK_LAUNCH();
+  if (n > 0) {  // every edge may have been a self-loop
+    unpack_edges_kernel<<<blocks_for(n), 256>>>(distinct.data(), n, out_src.data(), out_dst.data());
+    GRAPHKIT_CHECK_LAUNCH();
+  }
   g.src = out_src.to_host();
   g.dst = out_dst.to_host();
   if (weighted) {

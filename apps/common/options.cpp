@@ -89,10 +89,15 @@ csr_graph build_input(coo_graph&& g, const common_options& o, clean_options rule
     phase_timer timer(r, "build");
     if (o.device == "gpu") {
       // The GPU pipeline: dedup in its hash table (when the app drops
-      // duplicates), CSR by multisplit; the host keeps a copy for the oracles.
-      stats = rules.drop_duplicates ? clean_on_gpu(g, rules) : clean(g, rules);
+      // duplicates), CSR by multisplit, the edges staying on the device in
+      // between; the host keeps a copy of the CSR for the oracles.
+      if (!rules.drop_duplicates) stats = clean(g, rules);
+      else if (rules.random_weights) assign_random_weights(g, rules.seed, rules.max_random_weight);
       std::vector<original_id_t> original_ids = std::move(g.original_ids);
-      csr = to_host(to_csr_on_gpu(g));
+      device_edges d = to_device(g);
+      g = {};
+      if (rules.drop_duplicates) stats = clean_device(d, rules);
+      csr = to_host(to_csr_device(d));
       csr.original_ids = std::move(original_ids);
     } else {
       stats = clean(g, rules);

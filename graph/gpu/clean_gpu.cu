@@ -104,12 +104,11 @@ T read_one(const T* d) {
 
 }  // namespace
 
-clean_stats clean_on_gpu(coo_graph& g, const clean_options& options) {
+clean_stats clean_device(device_edges& g, const clean_options& options) {
   if (!options.drop_duplicates)
     throw error("clean_on_gpu merges duplicate edges: use clean() to keep them");
   clean_stats stats;
   stats.input_edges = g.num_edges();
-  if (options.random_weights) assign_random_weights(g, options.seed, options.max_random_weight);
   if (options.symmetrize) g.directed = false;
   const std::size_t m = g.num_edges();
   if (m == 0) return stats;
@@ -117,17 +116,15 @@ clean_stats clean_on_gpu(coo_graph& g, const clean_options& options) {
 
   // Peak per edge: keys 8 B, table 32, aggregates 40 (weighted), survivors and their sort ~24 (+12).
   detail::require_device_memory("clean_on_gpu", m, (weighted ? 124 : 72) * m);
-  device_buffer<vertex_t> src{std::span<const vertex_t>(g.src)}, dst{std::span<const vertex_t>(g.dst)};
-  device_buffer<weight_t> weights{std::span<const weight_t>(g.weights)};
   device_buffer<std::uint64_t> keys(m);
   device_buffer<unsigned long long> counters(4);  // loops, failures, distinct, smallest overflowing edge
   counters.fill_bytes(0);
   GRAPHKIT_CUDA_TRY(cudaMemset(counters.data() + 3, 0xff, sizeof(unsigned long long)));
-  pack_edges_kernel<<<blocks_for(m), 256>>>(src.data(), dst.data(), m, !g.directed, options.drop_self_loops,
+  pack_edges_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(), m, !g.directed, options.drop_self_loops,
                                             keys.data(), counters.data());
   GRAPHKIT_CHECK_LAUNCH();
-  src = {};
-  dst = {};
+  g.src = {};
+  g.dst = {};
 
   edge_map table(2 * m, empty_key<std::uint64_t>{kNoEdge});
   const edge_ref ref = table.ref();
@@ -142,7 +139,7 @@ clean_stats clean_on_gpu(coo_graph& g, const clean_options& options) {
     first_index.fill_bytes(0xff);
   }
   const aggregates agg{min_weight.data(), sum_weight.data(), first_index.data()};
-  merge_edges_kernel<<<blocks_for(m), 256>>>(ref, keys.data(), weighted ? weights.data() : nullptr, m, agg,
+  merge_edges_kernel<<<blocks_for(m), 256>>>(ref, keys.data(), weighted ? g.weights.data() : nullptr, m, agg,
                                              counters.data() + 1);
   GRAPHKIT_CHECK_LAUNCH();
   if (const auto failed = read_one(counters.data() + 1); failed != 0)
@@ -151,7 +148,7 @@ clean_stats clean_on_gpu(coo_graph& g, const clean_options& options) {
 
   device_buffer<std::uint64_t> distinct(m);
   device_buffer<std::int32_t> kept_weights(weighted ? m : 1);
-  gather_edges_kernel<<<blocks_for(table.capacity()), 256>>>(ref, agg, weighted ? weights.data() : nullptr,
+  gather_edges_kernel<<<blocks_for(table.capacity()), 256>>>(ref, agg, weighted ? g.weights.data() : nullptr,
                                                              options.keep, distinct.data(), kept_weights.data(),
                                                              counters.data() + 2, counters.data() + 3);
   GRAPHKIT_CHECK_LAUNCH();
@@ -164,18 +161,49 @@ clean_stats clean_on_gpu(coo_graph& g, const clean_options& options) {
   const int key_bits = std::min(64, 32 + detail::bits_for(g.num_vertices));
   if (weighted) detail::sort_pairs(distinct, kept_weights, n, key_bits);
   else detail::sort_keys(distinct, n, key_bits);
-  device_buffer<vertex_t> out_src(n), out_dst(n);
+  g.src = device_buffer<vertex_t>(n);
+  g.dst = device_buffer<vertex_t>(n);
   if (n > 0) {  // every edge may have been a self-loop
-    unpack_edges_kernel<<<blocks_for(n), 256>>>(distinct.data(), n, out_src.data(), out_dst.data());
+    unpack_edges_kernel<<<blocks_for(n), 256>>>(distinct.data(), n, g.src.data(), g.dst.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
-  g.src = out_src.to_host();
-  g.dst = out_dst.to_host();
+  g.weights = {};
   if (weighted) {
-    g.weights = kept_weights.to_host();
-    g.weights.resize(n);
+    g.weights = device_buffer<weight_t>(n);
+    if (n > 0)
+      GRAPHKIT_CUDA_TRY(cudaMemcpy(g.weights.data(), kept_weights.data(), n * sizeof(weight_t), cudaMemcpyDeviceToDevice));
   }
   return stats;
+}
+
+clean_stats clean_on_gpu(coo_graph& g, const clean_options& options) {
+  if (!options.drop_duplicates)
+    throw error("clean_on_gpu merges duplicate edges: use clean() to keep them");
+  if (options.random_weights) assign_random_weights(g, options.seed, options.max_random_weight);
+  detail::require_device_memory("clean_on_gpu", g.num_edges(), (g.weighted() ? 136 : 80) * g.num_edges());
+  device_edges d = to_device(g);
+  const clean_stats stats = clean_device(d, options);
+  to_host(std::move(d), g);
+  return stats;
+}
+
+device_edges to_device(const coo_graph& g) {
+  device_edges d;
+  d.num_vertices = g.num_vertices;
+  d.directed = g.directed;
+  d.src = device_buffer<vertex_t>{std::span<const vertex_t>(g.src)};
+  d.dst = device_buffer<vertex_t>{std::span<const vertex_t>(g.dst)};
+  d.weights = device_buffer<weight_t>{std::span<const weight_t>(g.weights)};
+  return d;
+}
+
+void to_host(device_edges&& g, coo_graph& out) {
+  out.num_vertices = g.num_vertices;
+  out.directed = g.directed;
+  out.src = g.src.to_host();
+  out.dst = g.dst.to_host();
+  out.weights = g.weights.to_host();
+  g = {};
 }
 
 }  // namespace graphkit

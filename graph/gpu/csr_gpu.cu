@@ -55,6 +55,11 @@ __global__ void split_arcs_kernel(const std::uint64_t* keys, std::size_t n, vert
 }  // namespace
 
 device_csr to_csr_on_gpu(const coo_graph& g) {
+  detail::require_device_memory("to_csr_on_gpu", g.num_edges(), 84 * g.num_edges() + 8 * (std::size_t{g.num_vertices} + 1));
+  return to_csr_device(to_device(g));
+}
+
+device_csr to_csr_device(const device_edges& g) {
   const vertex_t n = g.num_vertices;
   const std::size_t m = g.num_edges();
   const bool weighted = g.weighted();
@@ -70,14 +75,10 @@ device_csr to_csr_on_gpu(const coo_graph& g) {
   detail::require_device_memory("to_csr_on_gpu", m, 72 * m + 8 * (std::size_t{n} + 1));
   device_buffer<std::uint64_t> keys(slots);
   device_buffer<std::int32_t> arc_weights(slots);
-  {
-    device_buffer<vertex_t> src{std::span<const vertex_t>(g.src)}, dst{std::span<const vertex_t>(g.dst)};
-    device_buffer<weight_t> weights{std::span<const weight_t>(g.weights)};
-    expand_arcs_kernel<<<blocks_for(m), 256>>>(src.data(), dst.data(), weighted ? weights.data() : nullptr, m,
-                                               !g.directed, keys.data(), arc_weights.data(),
-                                               reinterpret_cast<unsigned long long*>(out.offsets.data()));
-    GRAPHKIT_CHECK_LAUNCH();
-  }
+  expand_arcs_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(), weighted ? g.weights.data() : nullptr, m,
+                                             !g.directed, keys.data(), arc_weights.data(),
+                                             reinterpret_cast<unsigned long long*>(out.offsets.data()));
+  GRAPHKIT_CHECK_LAUNCH();
   detail::exclusive_scan(out.offsets.data(), std::size_t{n} + 1);
 
   // Multisplit by source range (stable), then sort each range on the bits it needs.

@@ -64,10 +64,14 @@ __global__ void write_ranks_kernel(id_ref table, const std::uint64_t* ordered, s
   if (r < n && ordered[r] != kEmptyId) table.slots[table.insert_slot(ordered[r])].value = static_cast<std::uint32_t>(r);
 }
 
+/// Endpoint i (of [src..., dst...]) gets its dense id.
 __global__ void translate_kernel(id_ref table, const std::uint64_t* ids, std::size_t n, std::uint32_t empty_id_rank,
-                                 std::uint32_t* dense) {
+                                 std::uint32_t* src, std::uint32_t* dst) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (i < n) dense[i] = index_of(table, ids[i], empty_id_rank);
+  if (i >= n) return;
+  const std::uint32_t dense = index_of(table, ids[i], empty_id_rank);
+  if (i < n / 2) src[i] = dense;
+  else dst[i - n / 2] = dense;
 }
 
 __global__ void find_rank_kernel(const std::uint64_t* ordered, std::size_t n, std::uint32_t* rank) {
@@ -84,20 +88,17 @@ T read_one(const T* d) {
 
 }  // namespace
 
-relabeled_edges relabel_on_gpu(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst,
-                               relabel_order order) {
-  if (src.size() != dst.size()) throw error("relabel_on_gpu: src and dst differ in length");
-  const std::size_t edges = src.size(), n = 2 * edges;
-  relabeled_edges out;
+device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_order order,
+                            std::vector<original_id_t>& original_ids) {
+  const std::size_t n = ids.size(), edges = n / 2;
+  device_edges out;
+  original_ids.clear();
   if (edges == 0) return out;
 
-  // Peak: endpoints 16 B/edge, table 64, distinct ids and their sorted copy 32, sort scratch ~16.
-  detail::require_device_memory("relabel_on_gpu", edges, 128 * edges);
-  device_buffer<std::uint64_t> ids(n);
-  GRAPHKIT_CUDA_TRY(cudaMemcpy(ids.data(), src.data(), edges * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
-  GRAPHKIT_CUDA_TRY(cudaMemcpy(ids.data() + edges, dst.data(), edges * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
-
-  // Load at most 0.5: every endpoint could be distinct.
+  // Peak per edge: the table 64 B (4 slots of 16 B: load at most 0.5, as every
+  // endpoint could be distinct), distinct ids and their sorted copy 32, sort
+  // scratch ~16, dense ids 8.
+  detail::require_device_memory("relabel_on_gpu", edges, 120 * edges);
   id_map table(2 * n, empty_key<std::uint64_t>{kEmptyId}, empty_value<std::uint32_t>{kNoRank});
   const id_ref ref = table.ref();
   device_buffer<unsigned long long> counters(2);  // [0] failures, then distinct count; [1] saw the empty id
@@ -149,20 +150,34 @@ relabeled_edges relabel_on_gpu(std::span<const std::uint64_t> src, std::span<con
     empty_id_rank = read_one(rank.data());
   }
 
-  device_buffer<std::uint32_t> dense(n);
-  translate_kernel<<<blocks_for(n), 256>>>(ref, ids.data(), n, empty_id_rank, dense.data());
-  GRAPHKIT_CHECK_LAUNCH();
   out.num_vertices = static_cast<vertex_t>(count);
-  out.src.resize(edges);
-  out.dst.resize(edges);
-  GRAPHKIT_CUDA_TRY(cudaMemcpy(out.src.data(), dense.data(), edges * sizeof(vertex_t), cudaMemcpyDeviceToHost));
+  out.src = device_buffer<vertex_t>(edges);
+  out.dst = device_buffer<vertex_t>(edges);
+  translate_kernel<<<blocks_for(n), 256>>>(ref, ids.data(), n, empty_id_rank, out.src.data(), out.dst.data());
+  GRAPHKIT_CHECK_LAUNCH();
+  original_ids.resize(count);  // only the distinct ids come back, not the whole buffer
   GRAPHKIT_CUDA_TRY(
-      cudaMemcpy(out.dst.data(), dense.data() + edges, edges * sizeof(vertex_t), cudaMemcpyDeviceToHost));
-  out.original_ids = distinct.to_host();
-  out.original_ids.resize(count);
+      cudaMemcpy(original_ids.data(), distinct.data(), count * sizeof(original_id_t), cudaMemcpyDeviceToHost));
   bool identity = true;
-  for (std::size_t v = 0; v < count && identity; ++v) identity = out.original_ids[v] == v;
-  if (identity) out.original_ids.clear();
+  for (std::size_t v = 0; v < count && identity; ++v) identity = original_ids[v] == v;
+  if (identity) original_ids.clear();
+  return out;
+}
+
+relabeled_edges relabel_on_gpu(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst,
+                               relabel_order order) {
+  if (src.size() != dst.size()) throw error("relabel_on_gpu: src and dst differ in length");
+  const std::size_t edges = src.size();
+  relabeled_edges out;
+  if (edges == 0) return out;
+  detail::require_device_memory("relabel_on_gpu", edges, 136 * edges);  // the device step's 120 B, and the ids
+  device_buffer<std::uint64_t> ids(2 * edges);
+  GRAPHKIT_CUDA_TRY(cudaMemcpy(ids.data(), src.data(), edges * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
+  GRAPHKIT_CUDA_TRY(cudaMemcpy(ids.data() + edges, dst.data(), edges * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
+  device_edges dense = relabel_device(ids, order, out.original_ids);
+  out.num_vertices = dense.num_vertices;
+  out.src = dense.src.to_host();
+  out.dst = dense.dst.to_host();
   return out;
 }
 

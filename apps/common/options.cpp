@@ -5,6 +5,7 @@
 #include <new>
 
 #include "graph/generate/generators.hpp"
+#include "graph/gpu/pipeline.hpp"
 #include "primitives/common/device.hpp"
 #include "primitives/common/error.hpp"
 
@@ -58,6 +59,7 @@ coo_graph load_input(const common_options& o, report& r, input_info& info, relab
       info.name = o.input;
       load_options lo;
       lo.relabel = order;
+      if (o.device == "gpu") lo.relabeler = relabel_on_gpu;  // vertex-id compaction in the GPU pipeline
       if (!o.format.empty()) {
         lo.format = parse_format_name(o.format);
         if (!lo.format)
@@ -85,8 +87,22 @@ csr_graph build_input(coo_graph&& g, const common_options& o, clean_options rule
   clean_stats stats;
   {
     phase_timer timer(r, "build");
-    stats = clean(g, rules);
-    csr = to_csr(std::move(g));
+    if (o.device == "gpu") {
+      // The GPU pipeline: dedup in its hash table (when the app drops
+      // duplicates), CSR by multisplit, the edges staying on the device in
+      // between; the host keeps a copy of the CSR for the oracles.
+      if (!rules.drop_duplicates) stats = clean(g, rules);
+      else if (rules.random_weights) assign_random_weights(g, rules.seed, rules.max_random_weight);
+      std::vector<original_id_t> original_ids = std::move(g.original_ids);
+      device_edges d = to_device(g);
+      g = {};
+      if (rules.drop_duplicates) stats = clean_device(d, rules);
+      csr = to_host(to_csr_device(d));
+      csr.original_ids = std::move(original_ids);
+    } else {
+      stats = clean(g, rules);
+      csr = to_csr(std::move(g));
+    }
   }
   r.set("vertices", std::uint64_t{csr.num_vertices});
   r.set("edges (stored)", std::uint64_t{csr.num_edges()});

@@ -1,6 +1,6 @@
 // Edge-list deduplication: raw edge lists in, clean edge lists out. The CPU
-// path is graph::clean(); the GPU pipeline (hash tables + multisplit) arrives
-// with its own issue and must produce the same edges.
+// path is graph::clean(); the GPU path is graph/gpu/pipeline.hpp's
+// clean_on_gpu (hash table + sort), which must produce the same edges.
 #pragma once
 
 #include "apps/common/report.hpp"
@@ -17,6 +17,9 @@ struct params {
 
 /// The CPU path: graph::clean with duplicates dropped. Output sorted by (src, dst).
 clean_stats run_cpu(coo_graph& g, const params& p);
+
+/// The GPU path: clean_on_gpu with the same rules.
+clean_stats run_gpu(coo_graph& g, const params& p);
 
 /// The oracle: tuples sorted with std::sort, grouped with a plain scan.
 coo_graph run_reference(const coo_graph& input, const params& p);

@@ -6,7 +6,7 @@
 
 namespace graphkit::detail {
 
-loaded_graph read_edge_list(const std::string& path, std::string_view text, relabel_order order) {
+loaded_graph read_edge_list(const std::string& path, std::string_view text, const load_options& options) {
   auto parsed = parse_lines<raw_chunk>(
       text, 1, path, [](raw_chunk& chunk, std::string_view line, std::size_t local) {
         field_reader fields(line);
@@ -37,7 +37,8 @@ loaded_graph read_edge_list(const std::string& path, std::string_view text, rela
   out.bytes = text.size();
   out.negative_weight_line = raw.negative_weight_line;
   out.negative_weight = raw.negative_weight;
-  relabeled_edges dense = relabel(raw.src, raw.dst, order);
+  relabeled_edges dense = options.relabeler ? options.relabeler(raw.src, raw.dst, options.relabel)
+                                            : relabel(raw.src, raw.dst, options.relabel);
   std::vector<std::uint64_t>().swap(raw.src);
   std::vector<std::uint64_t>().swap(raw.dst);
   out.graph.num_vertices = dense.num_vertices;

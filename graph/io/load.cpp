@@ -47,7 +47,7 @@ loaded_graph load_graph(const std::string& path, const load_options& options) {
   if (format == file_format::binary) return detail::read_binary(path);
   const std::string text = detail::read_text_file(path);
   switch (format) {
-    case file_format::edge_list: return detail::read_edge_list(path, text, options.relabel);
+    case file_format::edge_list: return detail::read_edge_list(path, text, options);
     case file_format::matrix_market: return detail::read_matrix_market(path, text);
     case file_format::dimacs: return detail::read_dimacs(path, text);
     case file_format::binary: break;

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,10 @@ struct load_options {
   /// How edge-list ids (arbitrary 64-bit values) become 0..n-1. Matrix Market
   /// and DIMACS ids are 1..n and map to id - 1 with every vertex kept.
   relabel_order relabel = relabel_order::sorted;
+  /// Replaces relabel() for edge lists (the GPU pipeline passes relabel_on_gpu);
+  /// it must keep relabel()'s contract.
+  std::function<relabeled_edges(std::span<const std::uint64_t>, std::span<const std::uint64_t>, relabel_order)>
+      relabeler;
 };
 
 struct loaded_graph {

@@ -113,6 +113,23 @@ struct linear_probing_ref {
     return false;
   }
 
+  /// The slot that holds k, claiming an empty one if k is absent; the value is
+  /// left alone. Returns `capacity` when every slot was probed in vain. Lets a
+  /// caller keep per-key aggregates (minimum, sum, first position) in its own
+  /// arrays indexed by slot, with the atomics it needs.
+  __device__ std::size_t insert_slot(Key k) const {
+    std::size_t i = home(k);
+    for (std::size_t n = 0; n < capacity; ++n, i = next(i)) {
+      const Key seen = load_key(slots[i]);
+      if (seen == k) return i;
+      if (seen == empty_key) {
+        const Key previous = claim(slots[i], k);
+        if (previous == empty_key || previous == k) return i;
+      }
+    }
+    return capacity;
+  }
+
   /// Key and value of slot i in one read where they share 8 bytes: one memory
   /// transaction per probe instead of two on a hit (1.6x on finds at load 0.5).
   __device__ slot load_slot(std::size_t i) const {

@@ -8,7 +8,7 @@
 
 namespace graphkit::detail {
 
-loaded_graph read_edge_list(const std::string& path, std::string_view text, relabel_order order);
+loaded_graph read_edge_list(const std::string& path, std::string_view text, const load_options& options);
 loaded_graph read_matrix_market(const std::string& path, std::string_view text);
 loaded_graph read_dimacs(const std::string& path, std::string_view text);
 loaded_graph read_binary(const std::string& path);

@@ -1,0 +1,34 @@
+// The pipeline's sorts and scans, instantiated once in graph/gpu/sort.cu so
+// that CUB's heavy templates compile in one translation unit.
+#pragma once
+
+#include <cstdint>
+
+#include "primitives/common/device_buffer.hpp"
+
+namespace graphkit::detail {
+
+/// Sorts the first n keys ascending on bits [0, end_bit); the buffers are
+/// replaced by sorted ones of the same size.
+void sort_keys(device_buffer<std::uint64_t>& keys, std::size_t n, int end_bit = 64);
+void sort_pairs(device_buffer<std::uint64_t>& keys, device_buffer<std::uint64_t>& values, std::size_t n,
+                int end_bit = 64);
+void sort_pairs(device_buffer<std::uint64_t>& keys, device_buffer<std::int32_t>& values, std::size_t n,
+                int end_bit = 64);
+
+/// Sorts each segment [offsets[s], offsets[s + 1]) of the first n pairs on
+/// bits [0, end_bit); `offsets` holds num_segments + 1 device values.
+void sort_segments(device_buffer<std::uint64_t>& keys, device_buffer<std::int32_t>& values, std::size_t n,
+                   const std::uint32_t* offsets, std::uint32_t num_segments, int end_bit);
+
+/// In place: data[i] = data[0] + ... + data[i - 1] over n values (data[0] = 0).
+void exclusive_scan(std::uint64_t* data, std::size_t n);
+
+/// Bits needed for values below `bound` (at least 1).
+inline int bits_for(std::uint64_t bound) {
+  int bits = 1;
+  while (bits < 64 && (std::uint64_t{1} << bits) < bound) ++bits;
+  return bits;
+}
+
+}  // namespace graphkit::detail

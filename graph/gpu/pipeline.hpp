@@ -1,0 +1,75 @@
+// The GPU edge-list pipeline: raw edges to clean CSR on the GPU with the
+// project's lock-free hash table and multisplit. Each step has the same
+// contract as its host counterpart (relabel, clean, to_csr) and must give the
+// same result; tests/graph/pipeline_gpu_test.cu holds them to it.
+//
+//   relabel_on_gpu   64-bit ids -> dense 0..n-1: every endpoint into a hash
+//                    table, the distinct ids gathered from its slots, ordered
+//                    (sorted, or by first appearance), their ranks written
+//                    back, every endpoint translated by one lookup;
+//   clean_on_gpu     (u, v) packed into 64-bit keys (min, max for undirected
+//                    edges), self-loops dropped, duplicates merged in a hash
+//                    table whose slot index keys the kept weight (min, sum, or
+//                    the first position's), the survivors sorted by (u, v);
+//   to_csr_on_gpu    both directions of undirected edges, multisplit into
+//                    source ranges, each range sorted on the bits it still
+//                    needs, offsets from a histogram of sources.
+//
+// Each step has a device form (edges stay on the GPU from one step to the
+// next, as in the apps' build and the benchmark) and a host form that copies
+// in and out around it (as the tests and the dedup app use it).
+//
+// Inputs must fit on the device; when they do not, the calls throw a
+// device_memory_error that states the bytes asked for and the bytes free.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "graph/build.hpp"
+#include "graph/coo.hpp"
+#include "graph/device_csr.hpp"
+#include "primitives/common/device_buffer.hpp"
+#include "graph/relabel.hpp"
+
+namespace graphkit {
+
+/// An edge list on the device with dense vertex ids.
+struct device_edges {
+  vertex_t num_vertices = 0;
+  bool directed = true;
+  device_buffer<vertex_t> src, dst;
+  device_buffer<weight_t> weights;  ///< empty when unweighted
+  [[nodiscard]] std::size_t num_edges() const noexcept { return src.size(); }
+  [[nodiscard]] bool weighted() const noexcept { return !weights.empty(); }
+};
+
+/// `ids` holds the 2E raw endpoint ids, all sources then all destinations.
+/// Returns the dense edges; original_ids (on the host) as in relabel().
+device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_order order,
+                            std::vector<original_id_t>& original_ids);
+
+/// clean_on_gpu on device edges, in place (random weights are the caller's).
+clean_stats clean_device(device_edges& g, const clean_options& options);
+
+/// to_csr_on_gpu on device edges.
+device_csr to_csr_device(const device_edges& g);
+
+device_edges to_device(const coo_graph& g);
+void to_host(device_edges&& g, coo_graph& out);
+
+/// As relabel(): throws input_error past 2^32 - 1 distinct ids; original_ids
+/// is empty when the mapping is the identity.
+relabeled_edges relabel_on_gpu(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst,
+                               relabel_order order);
+
+/// As clean() with options.drop_duplicates set (it throws graphkit::error
+/// otherwise): random weights, symmetrize, self-loops, duplicates, output
+/// sorted by (src, dst).
+clean_stats clean_on_gpu(coo_graph& g, const clean_options& options);
+
+/// As to_csr(): sorted neighbour lists, undirected edges stored both ways, a
+/// self-loop once; the CSR stays on the device (original ids are the caller's).
+device_csr to_csr_on_gpu(const coo_graph& g);
+
+}  // namespace graphkit

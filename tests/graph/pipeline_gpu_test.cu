@@ -1,0 +1,209 @@
+// The GPU pipeline against its host counterparts: relabel_on_gpu against
+// relabel(), clean_on_gpu against clean(), to_csr_on_gpu against to_csr(),
+// on dirty edge lists (duplicate rates 0%, 50%, 99%; ids up to 2^64 - 1;
+// weighted and unweighted), edge sizes 0 and 1, and the shipped datasets.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "graph/build.hpp"
+#include "graph/gpu/pipeline.hpp"
+#include "graph/io/load.hpp"
+#include "graph/relabel.hpp"
+#include "primitives/common/error.hpp"
+#include "tests/common/gpu_support.hpp"
+#include "tests/common/test_support.hpp"
+
+namespace graphkit {
+namespace {
+
+struct raw_list {
+  std::vector<std::uint64_t> src, dst;
+  std::vector<weight_t> weights;
+};
+
+/// `edges` edges over `vertices` distinct ids drawn from [0, 2^id_bits); a
+/// `duplicate_rate` share of the edges repeat an earlier edge (possibly
+/// reversed), weights 1..1000.
+raw_list dirty_edges(std::uint64_t seed, std::size_t edges, std::size_t vertices, int id_bits,
+                     double duplicate_rate) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint64_t> ids(vertices);
+  for (auto& id : ids) id = id_bits == 64 ? rng() : rng() & ((std::uint64_t{1} << id_bits) - 1);
+  raw_list r;
+  for (std::size_t e = 0; e < edges; ++e) {
+    if (e > 0 && std::uniform_real_distribution<>(0, 1)(rng) < duplicate_rate) {
+      const std::size_t earlier = rng() % e;
+      const bool flip = rng() & 1;
+      r.src.push_back(flip ? r.dst[earlier] : r.src[earlier]);
+      r.dst.push_back(flip ? r.src[earlier] : r.dst[earlier]);
+    } else {
+      r.src.push_back(ids[rng() % vertices]);
+      r.dst.push_back(ids[rng() % vertices]);
+    }
+    r.weights.push_back(static_cast<weight_t>(rng() % 1000) + 1);
+  }
+  return r;
+}
+
+void expect_same_relabel(const relabeled_edges& want, const relabeled_edges& got) {
+  EXPECT_EQ(want.num_vertices, got.num_vertices);
+  EXPECT_EQ(want.original_ids, got.original_ids);
+  EXPECT_TRUE(want.src == got.src) << "src differs";
+  EXPECT_TRUE(want.dst == got.dst) << "dst differs";
+}
+
+TEST(PipelineGpu, RelabelMatchesTheHostOnSparseAndDenseIds) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  for (const int bits : {64, 40, 17}) {
+    for (const double dup : {0.0, 0.5, 0.99}) {
+      SCOPED_TRACE("id bits " + std::to_string(bits) + ", duplicates " + std::to_string(dup));
+      raw_list r = dirty_edges(seed + bits, 20000, 3000, bits, dup);
+      if (bits == 64) r.src[7] = ~std::uint64_t{0}, r.dst[11] = 0;  // the table's empty key is an id too
+      for (const relabel_order order : {relabel_order::sorted, relabel_order::first_seen})
+        expect_same_relabel(relabel(r.src, r.dst, order), relabel_on_gpu(r.src, r.dst, order));
+    }
+  }
+  // Ids already dense 0..n-1: the identity, so no mapping is kept.
+  std::vector<std::uint64_t> src{0, 1, 2, 3}, dst{1, 2, 3, 0};
+  const relabeled_edges same = relabel_on_gpu(src, dst, relabel_order::sorted);
+  EXPECT_TRUE(same.original_ids.empty());
+  EXPECT_EQ(same.num_vertices, 4u);
+}
+
+TEST(PipelineGpu, RelabelOfZeroAndOneEdges) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::vector<std::uint64_t> none;
+  EXPECT_EQ(relabel_on_gpu(none, none, relabel_order::sorted).num_vertices, 0u);
+  const std::vector<std::uint64_t> a{1ull << 60}, b{5};
+  for (const relabel_order order : {relabel_order::sorted, relabel_order::first_seen})
+    expect_same_relabel(relabel(a, b, order), relabel_on_gpu(a, b, order));
+}
+
+coo_graph as_coo(const raw_list& r, bool weighted, bool directed) {
+  relabeled_edges dense = relabel(r.src, r.dst, relabel_order::sorted);
+  coo_graph g;
+  g.num_vertices = dense.num_vertices;
+  g.src = std::move(dense.src);
+  g.dst = std::move(dense.dst);
+  g.original_ids = std::move(dense.original_ids);
+  g.directed = directed;
+  if (weighted) g.weights = r.weights;
+  return g;
+}
+
+TEST(PipelineGpu, CleanMatchesTheHostForEveryOption) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  for (const double dup : {0.0, 0.5, 0.99}) {
+    const raw_list r = dirty_edges(seed, 30000, 2000, 40, dup);
+    for (const bool weighted : {false, true}) {
+      for (const bool symmetrize : {false, true}) {
+        for (const bool drop_loops : {false, true}) {
+          for (const duplicate_weight keep : {duplicate_weight::min, duplicate_weight::first, duplicate_weight::sum}) {
+            SCOPED_TRACE("duplicates " + std::to_string(dup) + (weighted ? ", weighted" : "") +
+                         (symmetrize ? ", symmetrize" : "") + (drop_loops ? ", drop loops" : "") + ", keep " +
+                         std::to_string(static_cast<int>(keep)));
+            clean_options o;
+            o.symmetrize = symmetrize;
+            o.drop_self_loops = drop_loops;
+            o.drop_duplicates = true;
+            o.keep = keep;
+            coo_graph want = as_coo(r, weighted, true), got = as_coo(r, weighted, true);
+            const clean_stats ws = clean(want, o), gs = clean_on_gpu(got, o);
+            EXPECT_EQ(ws.self_loops_removed, gs.self_loops_removed);
+            EXPECT_EQ(ws.duplicates_removed, gs.duplicates_removed);
+            EXPECT_EQ(want.directed, got.directed);
+            EXPECT_TRUE(want.src == got.src && want.dst == got.dst) << "edges differ";
+            EXPECT_TRUE(want.weights == got.weights) << "weights differ";
+            if (!weighted || keep != duplicate_weight::min) break;  // the keep rule only matters with weights
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(PipelineGpu, CleanReportsASumThatOverflowsLikeTheHost) {
+  GRAPHKIT_REQUIRE_GPU();
+  coo_graph g;
+  g.num_vertices = 3;
+  g.src = {0, 1, 0, 2};
+  g.dst = {1, 2, 1, 0};
+  g.weights = {2'000'000'000, 5, 2'000'000'000, 7};
+  clean_options o;
+  o.drop_duplicates = true;
+  o.keep = duplicate_weight::sum;
+  coo_graph host = g;
+  std::string host_message, gpu_message;
+  try { clean(host, o); } catch (const error& e) { host_message = e.what(); }
+  try { clean_on_gpu(g, o); } catch (const error& e) { gpu_message = e.what(); }
+  EXPECT_FALSE(host_message.empty());
+  EXPECT_EQ(host_message, gpu_message);
+}
+
+TEST(PipelineGpu, CleanOfZeroAndOneEdges) {
+  GRAPHKIT_REQUIRE_GPU();
+  clean_options o;
+  o.drop_duplicates = o.drop_self_loops = true;
+  coo_graph empty, loop, one;
+  loop.num_vertices = one.num_vertices = 2;
+  loop.src = {1}, loop.dst = {1};
+  one.src = {1}, one.dst = {0};
+  EXPECT_EQ(clean_on_gpu(empty, o).input_edges, 0u);
+  EXPECT_EQ(clean_on_gpu(loop, o).self_loops_removed, 1u);
+  EXPECT_TRUE(loop.src.empty());
+  clean_on_gpu(one, o);
+  EXPECT_EQ(one.src, std::vector<vertex_t>{1});
+  o.drop_duplicates = false;
+  EXPECT_THROW(clean_on_gpu(one, o), error);
+}
+
+void expect_same_csr(const csr_graph& want, const device_csr& got_device) {
+  const csr_graph got = to_host(got_device);
+  EXPECT_EQ(want.num_vertices, got.num_vertices);
+  EXPECT_EQ(want.directed, got.directed);
+  EXPECT_TRUE(want.offsets == got.offsets) << "offsets differ";
+  EXPECT_TRUE(want.targets == got.targets) << "targets differ";
+  EXPECT_TRUE(want.weights == got.weights) << "weights differ";
+}
+
+TEST(PipelineGpu, CsrMatchesTheHostWithLoopsAndDuplicatesKept) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  const raw_list r = dirty_edges(seed, 50000, 5000, 64, 0.3);
+  for (const bool weighted : {false, true}) {
+    for (const bool directed : {true, false}) {
+      SCOPED_TRACE(std::string(weighted ? "weighted" : "unweighted") + (directed ? ", directed" : ", undirected"));
+      const coo_graph g = as_coo(r, weighted, directed);
+      expect_same_csr(to_csr(coo_graph(g)), to_csr_on_gpu(g));
+    }
+  }
+  coo_graph empty, one;
+  empty.num_vertices = 3;
+  one.num_vertices = 2, one.src = {1}, one.dst = {0}, one.directed = false;
+  expect_same_csr(to_csr(coo_graph(empty)), to_csr_on_gpu(empty));
+  expect_same_csr(to_csr(coo_graph(one)), to_csr_on_gpu(one));
+}
+
+TEST(PipelineGpu, ShippedDatasetsCleanAndBuildAsOnTheHost) {
+  GRAPHKIT_REQUIRE_GPU();
+  for (const char* file : {"CA-GrQc.txt", "p2p-Gnutella04.txt", "facebook_combined.txt", "bcsstk13.mtx", "rome99.gr"}) {
+    SCOPED_TRACE(file);
+    const coo_graph loaded = load_graph(test::dataset(file)).graph;
+    clean_options o;
+    o.symmetrize = o.drop_self_loops = o.drop_duplicates = true;
+    coo_graph want = loaded, got = loaded;
+    clean(want, o);
+    clean_on_gpu(got, o);
+    EXPECT_TRUE(want.src == got.src && want.dst == got.dst && want.weights == got.weights);
+    expect_same_csr(to_csr(coo_graph(want)), to_csr_on_gpu(got));
+  }
+}
+
+}  // namespace
+}  // namespace graphkit

@@ -214,7 +214,7 @@ class chunked_set {
   std::uint32_t pool_capacity_;
   device_buffer<std::uint32_t> states_, block_of_, counts_;
   device_buffer<std::uint32_t> pool_words_, pool_queue_;
-  device_buffer<unsigned long long> pool_counters_;  ///< head, tail, dry, scratch
+  device_buffer<unsigned long long> pool_counters_;  ///< head, tail, dry, scratch, a count's total
 };
 
 /// out = a op b, chunk by chunk (all three share one universe; out must be

@@ -14,7 +14,7 @@ namespace chunked_detail {
 
 inline constexpr int kThreads = 256;
 inline constexpr int kWordsPerThread = kBitmapWordsPerChunk / kThreads;  // 8
-enum counter : int { kHead = 0, kTail = 1, kDry = 2, kScratch = 3, kCounters = 4 };
+enum counter : int { kHead = 0, kTail = 1, kDry = 2, kScratch = 3, kTotal = 4, kCounters = 5 };
 
 inline unsigned blocks_for(std::size_t n, unsigned block = 256) { return static_cast<unsigned>((n + block - 1) / block); }
 
@@ -162,49 +162,63 @@ static __global__ void __launch_bounds__(kThreads) from_dense_kernel(chunked_set
   }
 }
 
-/// A block per chunk: out = a op b where the states do not decide it; out's
+/// out = a op b over the chunks whose states do not decide it (see
+/// busy_chunks.cuh); chunks decided full are marked by the voting lane. out's
 /// chunks that come out empty or full are fixed by normalize_kernel after.
 static __global__ void __launch_bounds__(kThreads)
-    algebra_kernel(chunked_set_ref a, chunked_set_ref b, set_op op, chunked_set_ref out) {
+    algebra_kernel(chunked_set_ref a, chunked_set_ref b, set_op op, chunked_set_ref out, std::uint32_t group) {
   using reduce = cub::BlockReduce<std::uint32_t, kThreads>;
   __shared__ typename reduce::TempStorage storage;
   __shared__ std::uint32_t block;
-  const std::uint32_t c = blockIdx.x, sa = a.state(c), sb = b.state(c), result = decided(op, sa, sb);
-  if (result != kChunkPartial) {
-    if (threadIdx.x == 0 && result == kChunkFull) out.change_state(c, kChunkEmpty, kChunkFull);
-    return;
-  }
-  if (threadIdx.x == 0) block = out.pool.take();
-  __syncthreads();
-  if (block == kNoBlock) return;
-  std::uint32_t* w = out.pool.block_words(block);
-  std::uint32_t mine = 0;
-  for (std::uint32_t i = threadIdx.x; i < kBitmapWordsPerChunk; i += kThreads) {
-    w[i] = apply(op, word_of(a, c, sa, i), word_of(b, c, sb, i));
-    mine += __popc(w[i]);
-  }
-  const std::uint32_t total = reduce(storage).Sum(mine);
-  if (threadIdx.x == 0) {
-    out.block_of[c] = block;
-    out.counts[c] = total;
-    out.change_state(c, kChunkEmpty, kChunkPartial);
-  }
+  auto needs = [&](std::uint64_t c64, unsigned) {
+    const auto c = static_cast<std::uint32_t>(c64);
+    const std::uint32_t result = decided(op, a.state(c), b.state(c));
+    if (result == kChunkFull) out.change_state(c, kChunkEmpty, kChunkFull);
+    return result == kChunkPartial;
+  };
+  bitmap_detail::for_each_busy_chunk<true>(out.num_chunks(), group, needs, [&](std::uint64_t c64, unsigned) {
+    const auto c = static_cast<std::uint32_t>(c64);
+    const std::uint32_t sa = a.state(c), sb = b.state(c);
+    if (threadIdx.x == 0) block = out.pool.take();
+    __syncthreads();
+    if (block == kNoBlock) return;  // the whole block leaves: the dry pool is reported after
+    std::uint32_t* w = out.pool.block_words(block);
+    std::uint32_t mine = 0;
+    for (std::uint32_t i = threadIdx.x; i < kBitmapWordsPerChunk; i += kThreads) {
+      w[i] = apply(op, word_of(a, c, sa, i), word_of(b, c, sb, i));
+      mine += __popc(w[i]);
+    }
+    const std::uint32_t total = reduce(storage).Sum(mine);
+    if (threadIdx.x == 0) {
+      out.block_of[c] = block;
+      out.counts[c] = total;
+      out.change_state(c, kChunkEmpty, kChunkPartial);
+    }
+  });
 }
 
+/// |a op b|: decided chunks are summed by the voting lane, the others by
+/// each thread over its words; the block adds its total once at the end.
 static __global__ void __launch_bounds__(kThreads)
-    algebra_count_kernel(chunked_set_ref a, chunked_set_ref b, set_op op, unsigned long long* total) {
-  using reduce = cub::BlockReduce<std::uint32_t, kThreads>;
+    algebra_count_kernel(chunked_set_ref a, chunked_set_ref b, set_op op, unsigned long long* total,
+                         std::uint32_t group) {
+  using reduce = cub::BlockReduce<unsigned long long, kThreads>;
   __shared__ typename reduce::TempStorage storage;
-  const std::uint32_t c = blockIdx.x, sa = a.state(c), sb = b.state(c), result = decided(op, sa, sb);
-  if (result != kChunkPartial) {
-    if (threadIdx.x == 0 && result == kChunkFull) atomicAdd(total, static_cast<unsigned long long>(a.chunk_bits(c)));
-    return;
-  }
-  std::uint32_t mine = 0;
-  for (std::uint32_t i = threadIdx.x; i < kBitmapWordsPerChunk; i += kThreads)
-    mine += __popc(apply(op, word_of(a, c, sa, i), word_of(b, c, sb, i)));
-  const std::uint32_t sum = reduce(storage).Sum(mine);
-  if (threadIdx.x == 0 && sum > 0) atomicAdd(total, static_cast<unsigned long long>(sum));
+  unsigned long long mine = 0;
+  auto needs = [&](std::uint64_t c64, unsigned) {
+    const auto c = static_cast<std::uint32_t>(c64);
+    const std::uint32_t result = decided(op, a.state(c), b.state(c));
+    if (result == kChunkFull) mine += a.chunk_bits(c);
+    return result == kChunkPartial;
+  };
+  bitmap_detail::for_each_busy_chunk<false>(a.num_chunks(), group, needs, [&](std::uint64_t c64, unsigned) {
+    const auto c = static_cast<std::uint32_t>(c64);
+    const std::uint32_t sa = a.state(c), sb = b.state(c);
+    for (std::uint32_t i = threadIdx.x; i < kBitmapWordsPerChunk; i += kThreads)
+      mine += __popc(apply(op, word_of(a, c, sa, i), word_of(b, c, sb, i)));
+  });
+  const unsigned long long sum = reduce(storage).Sum(mine);
+  if (threadIdx.x == 0 && sum > 0) atomicAdd(total, sum);
 }
 
 template <class T>
@@ -258,7 +272,7 @@ inline void chunked_set::clear(cudaStream_t stream) {
   chunked_detail::init_pool_kernel<<<chunked_detail::blocks_for(pool_capacity_), 256, 0, stream>>>(pool_queue_.data(),
                                                                                                    pool_capacity_);
   GRAPHKIT_CHECK_LAUNCH();
-  const unsigned long long init[chunked_detail::kCounters] = {0, pool_capacity_, 0, 0};
+  const unsigned long long init[chunked_detail::kCounters] = {0, pool_capacity_, 0, 0, 0};
   GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(pool_counters_.data(), init, sizeof init, cudaMemcpyHostToDevice, stream));
   GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));  // `init` lives on this stack frame
 }
@@ -357,8 +371,9 @@ inline void set_algebra(const chunked_set& a, const chunked_set& b, set_op op, c
   if (&out == &a || &out == &b) throw error("set_algebra (chunked): out must be a third set");
   out.clear(stream);
   if (out.universe() == 0) return;
-  chunked_detail::algebra_kernel<<<out.num_chunks(), chunked_detail::kThreads, 0, stream>>>(a.ref(), b.ref(), op,
-                                                                                           out.ref());
+  const bitmap_detail::busy_chunk_grid grid = bitmap_detail::plan_busy_chunks(out.num_chunks());
+  chunked_detail::algebra_kernel<<<grid.blocks, chunked_detail::kThreads, 0, stream>>>(a.ref(), b.ref(), op, out.ref(),
+                                                                                      grid.group);
   GRAPHKIT_CHECK_LAUNCH();
   out.normalize(stream);
   out.throw_if_dry("set_algebra", stream);
@@ -367,12 +382,14 @@ inline void set_algebra(const chunked_set& a, const chunked_set& b, set_op op, c
 inline std::uint64_t set_algebra_count(const chunked_set& a, const chunked_set& b, set_op op, cudaStream_t stream) {
   if (a.universe() != b.universe()) throw error("set_algebra_count: the sets must share one universe");
   if (a.universe() == 0) return 0;
-  device_buffer<unsigned long long> total(1);
-  total.fill_bytes(0, stream);
-  chunked_detail::algebra_count_kernel<<<a.num_chunks(), chunked_detail::kThreads, 0, stream>>>(a.ref(), b.ref(), op,
-                                                                                               total.data());
+  // The total lives in a's counters: an allocation per call cost more than the kernel.
+  auto* total = const_cast<unsigned long long*>(a.pool_counters_.data()) + chunked_detail::kTotal;
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(total, 0, sizeof *total, stream));
+  const bitmap_detail::busy_chunk_grid grid = bitmap_detail::plan_busy_chunks(a.num_chunks());
+  chunked_detail::algebra_count_kernel<<<grid.blocks, chunked_detail::kThreads, 0, stream>>>(a.ref(), b.ref(), op,
+                                                                                            total, grid.group);
   GRAPHKIT_CHECK_LAUNCH();
-  return chunked_detail::read_one(total.data(), stream);
+  return chunked_detail::read_one(total, stream);
 }
 
 }  // namespace graphkit

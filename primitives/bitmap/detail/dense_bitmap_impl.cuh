@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
+#include "primitives/bitmap/detail/busy_chunks.cuh"
 #include "primitives/common/error.hpp"
 
 namespace graphkit {
@@ -187,81 +189,122 @@ __device__ inline uint4 apply(set_op op, uint4 a, uint4 b) {
 
 __device__ inline std::uint32_t popc(uint4 v) { return __popc(v.x) + __popc(v.y) + __popc(v.z) + __popc(v.w); }
 
-/// out = a op b for one chunk per block. With out aliasing an operand, chunks
-/// whose result is that operand are left alone. Counts are read before any
-/// thread writes (the write follows the block reduction's barrier).
-static __global__ void __launch_bounds__(kChunkThreads)
-    algebra_chunks(const std::uint32_t* a_words, const std::uint32_t* a_counts, const std::uint32_t* b_words,
-                   const std::uint32_t* b_counts, std::uint32_t* out_words, std::uint32_t* out_counts,
-                   std::uint64_t universe, set_op op, bool out_is_a, bool out_is_b) {
-  using reduce = cub::BlockReduce<std::uint32_t, kChunkThreads>;
-  __shared__ typename reduce::TempStorage storage;
-  const std::uint64_t c = blockIdx.x;
-  const std::uint32_t ca = a_counts[c], cb = b_counts[c], capacity = chunk_capacity(universe, c);
+/// Whether chunk c of out = a op b needs writing: with out aliasing an
+/// operand, chunks whose result is that operand are left alone.
+__device__ inline bool algebra_writes(set_op op, std::uint32_t ca, std::uint32_t cb, std::uint32_t capacity,
+                                      bool out_is_a, bool out_is_b) {
   const chunk_plan plan = plan_chunk(op, ca, cb, capacity);
-  if ((plan == chunk_plan::copy_a && out_is_a) || (plan == chunk_plan::copy_b && out_is_b)) return;
-  if (plan == chunk_plan::zero && ((out_is_a && ca == 0) || (out_is_b && cb == 0))) return;
-
-  const std::size_t offset = c * kBitmapWordsPerChunk / 4 + threadIdx.x * 2;  // in uint4
-  const uint4* a = reinterpret_cast<const uint4*>(a_words) + offset;
-  const uint4* b = reinterpret_cast<const uint4*>(b_words) + offset;
-  uint4* out = reinterpret_cast<uint4*>(out_words) + offset;
-  std::uint32_t result_count = 0;
-  switch (plan) {
-    case chunk_plan::zero:
-      out[0] = out[1] = make_uint4(0, 0, 0, 0);
-      break;
-    case chunk_plan::copy_a:
-      out[0] = a[0], out[1] = a[1];
-      result_count = ca;
-      break;
-    case chunk_plan::copy_b:
-      out[0] = b[0], out[1] = b[1];
-      result_count = cb;
-      break;
-    case chunk_plan::ones: {
-      const std::uint64_t w = c * kBitmapWordsPerChunk + threadIdx.x * kWordsPerThread;
-      out[0] = {word_mask(universe, w), word_mask(universe, w + 1), word_mask(universe, w + 2), word_mask(universe, w + 3)};
-      out[1] = {word_mask(universe, w + 4), word_mask(universe, w + 5), word_mask(universe, w + 6), word_mask(universe, w + 7)};
-      result_count = capacity;
-      break;
-    }
-    case chunk_plan::compute: {
-      const uint4 a0 = a[0], a1 = a[1], b0 = b[0], b1 = b[1];
-      const uint4 r0 = apply(op, a0, b0), r1 = apply(op, a1, b1);
-      out[0] = r0, out[1] = r1;
-      const std::uint32_t mine = popc(r0) + popc(r1);
-      result_count = reduce(storage).Sum(mine);
-      break;
-    }
-  }
-  if (threadIdx.x == 0) out_counts[c] = result_count;
+  if ((plan == chunk_plan::copy_a && out_is_a) || (plan == chunk_plan::copy_b && out_is_b)) return false;
+  return !(plan == chunk_plan::zero && ((out_is_a && ca == 0) || (out_is_b && cb == 0)));
 }
 
-/// |a op b|: chunks decided by their counts are never read.
-static __global__ void __launch_bounds__(kChunkThreads)
-    algebra_count_chunks(const std::uint32_t* a_words, const std::uint32_t* a_counts, const std::uint32_t* b_words,
-                         const std::uint32_t* b_counts, std::uint64_t universe, set_op op, unsigned long long* total) {
-  using reduce = cub::BlockReduce<std::uint32_t, kChunkThreads>;
-  __shared__ typename reduce::TempStorage storage;
-  const std::uint64_t c = blockIdx.x;
-  const std::uint32_t ca = a_counts[c], cb = b_counts[c], capacity = chunk_capacity(universe, c);
-  std::uint32_t result = 0;
-  switch (plan_chunk(op, ca, cb, capacity)) {
-    case chunk_plan::zero: break;
-    case chunk_plan::copy_a: result = ca; break;
-    case chunk_plan::copy_b: result = cb; break;
-    case chunk_plan::ones: result = capacity; break;
-    case chunk_plan::compute: {
-      const std::size_t offset = c * kBitmapWordsPerChunk / 4 + threadIdx.x * 2;
-      const uint4* a = reinterpret_cast<const uint4*>(a_words) + offset;
-      const uint4* b = reinterpret_cast<const uint4*>(b_words) + offset;
-      const std::uint32_t mine = popc(apply(op, a[0], b[0])) + popc(apply(op, a[1], b[1]));
-      result = reduce(storage).Sum(mine);
-      break;
+/// The popcount of v summed over the warp, added to *total by lane 0.
+__device__ inline void warp_add(std::uint32_t v, std::uint32_t* total) {
+  v = __reduce_add_sync(~0u, v);
+  if (threadIdx.x % 32 == 0 && v != 0) atomicAdd(total, v);
+}
+
+/// out = a op b over the chunks that need writing (see busy_chunks.cuh). The
+/// voting lane reads the chunk's counts (stashing them for the block, since
+/// out_counts may alias an operand's), writes the result's count when the
+/// counts decide it and zero when it must be computed; computed chunks then
+/// get their count from one atomicAdd per warp.
+template <set_op op>
+__global__ void __launch_bounds__(kChunkThreads)
+    algebra_chunks(const std::uint32_t* a_words, const std::uint32_t* a_counts, const std::uint32_t* b_words,
+                   const std::uint32_t* b_counts, std::uint32_t* out_words, std::uint32_t* out_counts,
+                   std::uint64_t universe, std::uint64_t chunks, std::uint32_t group, bool out_is_a, bool out_is_b) {
+  __shared__ std::uint32_t stash_a[32], stash_b[32];
+  auto needs = [&](std::uint64_t c, unsigned lane) {
+    const std::uint32_t ca = a_counts[c], cb = b_counts[c], capacity = chunk_capacity(universe, c);
+    if (!algebra_writes(op, ca, cb, capacity, out_is_a, out_is_b)) return false;
+    stash_a[lane] = ca, stash_b[lane] = cb;
+    std::uint32_t count = 0;
+    switch (plan_chunk(op, ca, cb, capacity)) {
+      case chunk_plan::zero: case chunk_plan::compute: break;
+      case chunk_plan::copy_a: count = ca; break;
+      case chunk_plan::copy_b: count = cb; break;
+      case chunk_plan::ones: count = capacity; break;
     }
+    out_counts[c] = count;
+    return true;
+  };
+  for_each_busy_chunk<false>(chunks, group, needs, [&](std::uint64_t c, unsigned lane) {
+    const chunk_plan plan = plan_chunk(op, stash_a[lane], stash_b[lane], chunk_capacity(universe, c));
+    const std::size_t offset = c * kBitmapWordsPerChunk / 4 + threadIdx.x * 2;  // in uint4
+    const uint4* a = reinterpret_cast<const uint4*>(a_words) + offset;
+    const uint4* b = reinterpret_cast<const uint4*>(b_words) + offset;
+    uint4* out = reinterpret_cast<uint4*>(out_words) + offset;
+    switch (plan) {
+      case chunk_plan::zero:
+        out[0] = out[1] = make_uint4(0, 0, 0, 0);
+        break;
+      case chunk_plan::copy_a:
+        out[0] = a[0], out[1] = a[1];
+        break;
+      case chunk_plan::copy_b:
+        out[0] = b[0], out[1] = b[1];
+        break;
+      case chunk_plan::ones: {
+        const std::uint64_t w = c * kBitmapWordsPerChunk + threadIdx.x * kWordsPerThread;
+        out[0] = {word_mask(universe, w), word_mask(universe, w + 1), word_mask(universe, w + 2), word_mask(universe, w + 3)};
+        out[1] = {word_mask(universe, w + 4), word_mask(universe, w + 5), word_mask(universe, w + 6), word_mask(universe, w + 7)};
+        break;
+      }
+      case chunk_plan::compute: {
+        const uint4 a0 = a[0], a1 = a[1], b0 = b[0], b1 = b[1];
+        const uint4 r0 = apply(op, a0, b0), r1 = apply(op, a1, b1);
+        out[0] = r0, out[1] = r1;
+        warp_add(popc(r0) + popc(r1), &out_counts[c]);
+        break;
+      }
+    }
+  });
+}
+
+/// |a op b|: chunks decided by their counts are summed by the voting lane
+/// and never read; each thread sums its words of the others, and the block
+/// adds its total once at the end.
+template <set_op op>
+__global__ void __launch_bounds__(kChunkThreads)
+    algebra_count_chunks(const std::uint32_t* a_words, const std::uint32_t* a_counts, const std::uint32_t* b_words,
+                         const std::uint32_t* b_counts, std::uint64_t universe, std::uint64_t chunks,
+                         std::uint32_t group, unsigned long long* total) {
+  using reduce = cub::BlockReduce<unsigned long long, kChunkThreads>;
+  __shared__ typename reduce::TempStorage storage;
+  unsigned long long mine = 0;
+  auto needs = [&](std::uint64_t c, unsigned) {
+    const std::uint32_t ca = a_counts[c], cb = b_counts[c], capacity = chunk_capacity(universe, c);
+    switch (plan_chunk(op, ca, cb, capacity)) {
+      case chunk_plan::compute: return true;
+      case chunk_plan::zero: break;
+      case chunk_plan::copy_a: mine += ca; break;
+      case chunk_plan::copy_b: mine += cb; break;
+      case chunk_plan::ones: mine += capacity; break;
+    }
+    return false;
+  };
+  for_each_busy_chunk<false>(chunks, group, needs, [&](std::uint64_t c, unsigned) {
+    const std::size_t offset = c * kBitmapWordsPerChunk / 4 + threadIdx.x * 2;
+    const uint4* a = reinterpret_cast<const uint4*>(a_words) + offset;
+    const uint4* b = reinterpret_cast<const uint4*>(b_words) + offset;
+    mine += popc(apply(op, a[0], b[0])) + popc(apply(op, a[1], b[1]));
+  });
+  const unsigned long long sum = reduce(storage).Sum(mine);
+  if (threadIdx.x == 0 && sum != 0) atomicAdd(total, sum);
+}
+
+/// Calls launch(std::integral_constant<set_op, op>{}) for the run-time op, so
+/// that kernels get the operation as a constant (the run-time switch in the
+/// word loop cost a third of the count-only kernels' speed).
+template <class Launch>
+void dispatch_op(set_op op, Launch&& launch) {
+  switch (op) {
+    case set_op::intersection: return launch(std::integral_constant<set_op, set_op::intersection>{});
+    case set_op::union_: return launch(std::integral_constant<set_op, set_op::union_>{});
+    case set_op::difference: return launch(std::integral_constant<set_op, set_op::difference>{});
+    case set_op::symmetric: return launch(std::integral_constant<set_op, set_op::symmetric>{});
   }
-  if (threadIdx.x == 0 && result != 0) atomicAdd(total, static_cast<unsigned long long>(result));
 }
 
 inline unsigned grid_for(std::size_t items, unsigned threads = 256) {
@@ -412,9 +455,12 @@ inline void set_algebra_async(const dense_bitmap& a, const dense_bitmap& b, set_
   bitmap_detail::check_same_universe(a, b, "set_algebra");
   bitmap_detail::check_same_universe(a, out, "set_algebra");
   if (a.num_chunks() == 0) return;
-  bitmap_detail::algebra_chunks<<<static_cast<unsigned>(a.num_chunks()), bitmap_detail::kChunkThreads, 0, stream>>>(
-      a.words_.data(), a.counts_.data(), b.words_.data(), b.counts_.data(), out.words_.data(), out.counts_.data(),
-      a.universe_, op, &out == &a, &out == &b);
+  const bitmap_detail::busy_chunk_grid grid = bitmap_detail::plan_busy_chunks(a.num_chunks());
+  bitmap_detail::dispatch_op(op, [&](auto constant) {
+    bitmap_detail::algebra_chunks<decltype(constant)::value><<<grid.blocks, bitmap_detail::kChunkThreads, 0, stream>>>(
+        a.words_.data(), a.counts_.data(), b.words_.data(), b.counts_.data(), out.words_.data(), out.counts_.data(),
+        a.universe_, a.num_chunks(), grid.group, &out == &a, &out == &b);
+  });
   GRAPHKIT_CHECK_LAUNCH();
 }
 
@@ -422,8 +468,13 @@ inline std::uint64_t set_algebra_count(const dense_bitmap& a, const dense_bitmap
   bitmap_detail::check_same_universe(a, b, "set_algebra_count");
   if (a.num_chunks() == 0) return 0;
   return bitmap_detail::device_total(a.scratch_, stream, [&](unsigned long long* total) {
-    bitmap_detail::algebra_count_chunks<<<static_cast<unsigned>(a.num_chunks()), bitmap_detail::kChunkThreads, 0, stream>>>(
-        a.words_.data(), a.counts_.data(), b.words_.data(), b.counts_.data(), a.universe_, op, total);
+    const bitmap_detail::busy_chunk_grid grid = bitmap_detail::plan_busy_chunks(a.num_chunks());
+    bitmap_detail::dispatch_op(op, [&](auto constant) {
+      bitmap_detail::algebra_count_chunks<decltype(constant)::value>
+          <<<grid.blocks, bitmap_detail::kChunkThreads, 0, stream>>>(a.words_.data(), a.counts_.data(), b.words_.data(),
+                                                                     b.counts_.data(), a.universe_, a.num_chunks(),
+                                                                     grid.group, total);
+    });
     GRAPHKIT_CHECK_LAUNCH();
   });
 }

@@ -164,6 +164,7 @@ int main() {
                 "displacements, stashed | check |\n|---|---|---|---|---|---|---|---|\n");
     hopscotch_rows<32>(t, n, gather_rate, cas_rate, kReps);
     hopscotch_rows<8>(t, n, gather_rate, cas_rate, kReps);
+    hopscotch_rows<4>(t, n, gather_rate, cas_rate, kReps);
     hopscotch_mixed(t, n / 4, kReps);
 
     // The seed article's experiment: 4M-key batches into 2^27 slots up to load 0.95.

@@ -1,6 +1,6 @@
 // The hopscotch map against std::unordered_map: bulk insert / find / erase at
 // loads up to 0.95, duplicates in a batch, missing keys, a full table,
-// sentinels, tiles of 32 and 8 threads; mixed batches checked against the
+// sentinels, tiles of 32, 8 and 4 threads; mixed batches checked against the
 // documented semantics; and a stress test at load 0.95 whose displacements
 // must never hide a present key from a concurrent find.
 #include <gtest/gtest.h>
@@ -79,6 +79,7 @@ TEST(Hopscotch, BulkOperationsAtLoadsUpTo95PercentWithWarpsAndSmallTiles) {
   for (const double load : {0.0, 0.5, 0.9, 0.95}) {
     bulk_round_trip<32>(load, seed);
     bulk_round_trip<8>(load, seed + 1);
+    bulk_round_trip<4>(load, seed + 2);
   }
 }
 

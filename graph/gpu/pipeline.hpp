@@ -25,12 +25,13 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "graph/build.hpp"
 #include "graph/coo.hpp"
 #include "graph/device_csr.hpp"
-#include "primitives/common/device_buffer.hpp"
 #include "graph/relabel.hpp"
+#include "primitives/common/device_buffer.hpp"
 
 namespace graphkit {
 
@@ -55,6 +56,8 @@ clean_stats clean_device(device_edges& g, const clean_options& options);
 /// to_csr_on_gpu on device edges.
 device_csr to_csr_device(const device_edges& g);
 
+/// Copies between the host and the device forms (the host graph's
+/// original_ids stay where they are).
 device_edges to_device(const coo_graph& g);
 void to_host(device_edges&& g, coo_graph& out);
 

@@ -10,8 +10,14 @@
 //   * Each home slot has an info word: bits 0..31 the hop bitmap, bit 32 a
 //     lock, bit 33 "some key of this home lives in the stash", bits 34..63 a
 //     version bumped by every bitmap change.
-//   * insert and erase hold the lock of the key's home, so two inserts of one
-//     key cannot both add it. An insert that finds no empty slot within its
+//   * insert and erase first try a lock-free path: an absent key takes an
+//     empty slot of its neighbourhood (CAS) and is listed by one CAS of the
+//     home's info word from the value its lookup read, so any concurrent
+//     change to the home (another insert of the key, a move, a lock) makes
+//     it roll back; a listed key is unlisted the same way. Otherwise (key
+//     present for an update, no empty slot in reach, home locked, stashed
+//     keys, or a lost CAS) they hold the lock of the key's home, so two
+//     inserts of one key cannot both add it. An insert that finds no empty slot within its
 //     neighbourhood claims the nearest empty slot (marked "reserved") and
 //     moves it closer: a key of a bucket B between is copied into the free
 //     slot (a temporary duplicate), B's bitmap gains the new position and
@@ -331,12 +337,75 @@ struct hopscotch_ref {
     return tile.any(reserved);
   }
 
+  /// The home's info word as the tile's first thread reads it.
+  template <class Group>
+  __device__ unsigned long long read_info(const Group& tile, std::uint32_t h) const {
+    unsigned long long seen = 0;
+    if (tile.thread_rank() == 0) seen = load(&info[h]);
+    return tile.shfl(seen, 0);
+  }
+
+  /// The lock-free path of an insert: k absent from an unlocked home with no
+  /// stashed keys, and an empty slot within the neighbourhood. The slot is
+  /// claimed by a CAS, then listed by a CAS of the home's info word from the
+  /// value read at the start: it succeeds only if nothing touched the home
+  /// since (no other insert of k, listed or locked, no move, no erase), and is
+  /// rolled back otherwise. Returns kHopInserted, or 0 to take the locked path.
+  template <class Group>
+  __device__ std::uint32_t insert_unlocked(const Group& tile, std::uint32_t h, std::uint32_t k,
+                                           unsigned long long word) const {
+    const unsigned long long seen = read_info(tile, h);
+    if (seen & (hop_detail::kLock | hop_detail::kStashed)) return 0;
+    std::uint32_t old = 0;
+    if (locate(tile, h, static_cast<std::uint32_t>(seen), k, old) >= 0) return 0;  // updates take the lock
+    for (std::uint32_t base = 0; base < kHopNeighbourhood; base += Tile) {
+      const bool empty = static_cast<std::uint32_t>(load(&slots[at(h, base + tile.thread_rank())]) >> 32) == empty_key;
+      for (unsigned candidates = tile.ballot(empty); candidates != 0; candidates &= candidates - 1) {
+        const std::uint32_t pick = base + __ffs(candidates) - 1;  // a listed slot is never empty: bit pick is clear
+        bool claimed = false, listed = false;
+        if (tile.thread_rank() == 0) {
+          claimed = atomicCAS(&slots[at(h, pick)], empty_word(), word) == empty_word();
+          if (claimed) {
+            __threadfence();
+            listed = atomicCAS(&info[h], seen, seen + (1ull << pick) + hop_detail::kVersionOne) == seen;
+            if (!listed) atomicExch(&slots[at(h, pick)], empty_word());
+          }
+        }
+        if (tile.shfl(claimed, 0)) return tile.shfl(listed, 0) ? kHopInserted : 0u;
+      }
+    }
+    return 0;
+  }
+
+  /// The lock-free path of an erase: k listed in an unlocked home; its bit is
+  /// cleared by a CAS of the info word from the value its lookup used, then
+  /// its slot emptied. Returns false to take the locked path.
+  template <class Group>
+  __device__ bool erase_unlocked(const Group& tile, std::uint32_t h, std::uint32_t k) const {
+    const unsigned long long seen = read_info(tile, h);
+    if (seen & hop_detail::kLock) return false;
+    std::uint32_t old = 0;
+    const int present = locate(tile, h, static_cast<std::uint32_t>(seen), k, old);
+    if (present < 0) return false;  // absent, or stashed: the locked path decides
+    bool done = false;
+    if (tile.thread_rank() == 0) {
+      const unsigned long long next = (seen & ~(1ull << present)) + hop_detail::kVersionOne;
+      done = atomicCAS(&info[h], seen, next) == seen;
+      if (done) {
+        __threadfence();
+        atomicExch(&slots[at(h, present)], empty_word());
+      }
+    }
+    return tile.shfl(done, 0);
+  }
+
   /// Inserts or overwrites; kHopInserted, kHopUpdated or kHopFailed (no free
-  /// slot could be brought into the neighbourhood).
+  /// slot could be brought into the neighbourhood, and the stash is full).
   template <class Group>
   __device__ std::uint32_t insert(const Group& tile, std::uint32_t k, std::uint32_t v) const {
     const std::uint32_t h = home(k);
     const unsigned long long word = (static_cast<unsigned long long>(k) << 32) | v;
+    if (const std::uint32_t fast = insert_unlocked(tile, h, k, word)) return fast;
     for (unsigned attempt = 0;; ++attempt) {
       lock(tile, h);
       std::uint32_t old = 0;
@@ -402,6 +471,7 @@ struct hopscotch_ref {
   template <class Group>
   __device__ bool erase(const Group& tile, std::uint32_t k) const {
     const std::uint32_t h = home(k);
+    if (erase_unlocked(tile, h, k)) return true;
     lock(tile, h);
     unsigned long long info_h = 0;
     if (tile.thread_rank() == 0) info_h = load(&info[h]);

@@ -43,8 +43,10 @@ struct delta_choice {
   static delta_choice parse(const std::string& text);
 };
 
-/// 32 x mean weight / mean out-degree (at least 1): a bucket then holds about
-/// a warp's worth of edges per vertex, the rule near-far GPU codes use.
+/// 256 x mean weight / mean out-degree^2 (at least 1). Fitted to delta sweeps
+/// on an H100 (README, "SSSP on the GPU"): with rounds costing microseconds,
+/// dense graphs want narrow buckets (few relaxations per edge) and sparse,
+/// long-path graphs wide ones (few rounds).
 std::uint64_t heuristic_delta(const csr_graph& g);
 
 /// What one GPU run did, for the report.

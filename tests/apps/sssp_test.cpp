@@ -120,10 +120,10 @@ TEST(SsspDelta, ParsesAutoAndPositiveIntegersOnly) {
   for (const char* bad : {"0", "-3", "1.5", "", "fast", "12x"}) EXPECT_THROW(delta_choice::parse(bad), input_error) << bad;
 }
 
-TEST(SsspDelta, HeuristicIsWarpWidthTimesMeanWeightOverMeanDegree) {
-  // 4 vertices, 8 edges of weight 10: mean degree 2, so delta = 32 * 10 / 2.
+TEST(SsspDelta, HeuristicIsMeanWeightOverSquaredMeanDegree) {
+  // 4 vertices, 8 edges of weight 10: mean degree 2, so delta = 256 * 10 / 2^2.
   const csr_graph g = make(4, {{0, 1, 10}, {1, 0, 10}, {1, 2, 10}, {2, 1, 10}, {2, 3, 10}, {3, 2, 10}, {3, 0, 10}, {0, 3, 10}});
-  EXPECT_EQ(heuristic_delta(g), 160u);
+  EXPECT_EQ(heuristic_delta(g), 640u);
   EXPECT_EQ(heuristic_delta(make(2, {})), 1u);
 }
 

@@ -1,16 +1,9 @@
-// The bucket side of GPU delta-stepping: which bucket a vertex belongs in,
-// the storage of pending buckets, and the kernels that turn a stored bucket
-// back into a clean frontier.
-//
-// Buckets are counted from an epoch base: bucket k holds distances in
-// [base + k*delta, base + (k+1)*delta). An epoch keeps kEpochBuckets buckets
-// in their own lists and everything farther in one "far" list. Vertices are
-// distributed with multisplit, kEpochBuckets + 2 ways: one per epoch bucket,
-// far, and "stale" (a distance below the base was settled in an earlier
-// epoch, so the entry is dropped). When the epoch's buckets are done, the
-// next base is the smallest live distance in the far list and the far list is
-// split again. Lists may hold stale copies of a vertex (it improved and was
-// pushed again); filter_bucket_kernel drops them when a bucket is opened.
+// The bucket phases of GPU delta-stepping (see control.cuh for the lists and
+// their invariants): opening a bucket, spilling an epoch's lists back to the
+// far list when delta changes, and starting a new epoch from the far list
+// (its smallest live distance, then a multisplit of its vertices into the new
+// epoch's lists). All loops are warp-converged grid-stride loops, so lists are
+// appended to with the warp multisplit.
 #pragma once
 
 #include <cstdint>
@@ -19,80 +12,71 @@
 
 namespace graphkit::sssp::detail {
 
-inline constexpr std::uint32_t kEpochBuckets = 16;
-inline constexpr std::uint32_t kFarGroup = kEpochBuckets;
-inline constexpr std::uint32_t kStaleGroup = kEpochBuckets + 1;
-inline constexpr std::uint32_t kGroups = kEpochBuckets + 2;
-
-/// The multisplit bucket functor: vertex -> epoch bucket, far or stale.
-struct bucket_of_vertex {
-  const gpu_distance* dist;
-  gpu_distance base;
-  gpu_distance delta;
-
-  __device__ std::uint32_t operator()(vertex_t v) const {
-    const gpu_distance d = dist[v];
-    if (d < base) return kStaleGroup;
-    const gpu_distance k = (d - base) / delta;
-    return k < kEpochBuckets ? static_cast<std::uint32_t>(k) : kFarGroup;
+/// Calls f(valid, v) for every entry of list[0, size), warp-converged.
+template <class F>
+__device__ inline void for_each_entry(const vertex_t* list, std::uint32_t size, F&& f) {
+  for (std::uint32_t tile = warp_index() * 32; tile < size; tile += warp_count() * 32) {
+    const std::uint32_t i = tile + lane();
+    f(i < size, i < size ? list[i] : vertex_t{0});
   }
-};
-
-/// Keeps the vertices whose distance lies in [low, high) (the rest are stale
-/// copies), each once.
-static __global__ void filter_bucket_kernel(const vertex_t* in, std::uint32_t n, const gpu_distance* dist, gpu_distance low,
-                                     gpu_distance high, frontier_mask_ref mask, vertex_t* out,
-                                     round_counters* counters) {
-  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const vertex_t v = in[i];
-  const gpu_distance d = dist[v];
-  if (d >= low && d < high && mask.set(v)) push_vertex(out, &counters->kept, v);
 }
 
-/// counters->far_min = the smallest dist[v] >= threshold over the list (stays
-/// kGpuUnreachable when every entry is stale).
-static __global__ void min_live_distance_kernel(const vertex_t* list, std::uint32_t n, const gpu_distance* dist,
-                                         gpu_distance threshold, round_counters* counters) {
+/// Phase kOpenBucket: list `bucket`'s live entries (distance still in the
+/// bucket; the rest moved lower since) become the frontier.
+__device__ inline void open_bucket(const solver_view& s, const control& c) {
+  const gpu_distance low = c.base + c.bucket * c.delta;
+  const gpu_distance high = low + c.delta;
+  for_each_entry(c.lists[c.bucket], c.sizes[c.bucket], [&](bool valid, vertex_t v) {
+    const gpu_distance d = valid ? s.dist[v] : kGpuUnreachable;
+    const bool live = d >= low && d < high;
+    const std::uint32_t at = warp_multisplit_reserve(0, live, 1, &s.ctl->kept);
+    if (!live) return;
+    if (at < s.capacity(0)) c.frontier[at] = v;
+    else atomicOr(&s.ctl->overflow, 1u);
+  });
+}
+
+/// Phase kSpill: the live entries of the lists after the current bucket go
+/// to the far list (delta is about to change, and with it every boundary).
+__device__ inline void spill(const solver_view& s, const control& c) {
+  for (std::uint32_t j = c.bucket + 1; j < kEpochBuckets; ++j) {
+    const gpu_distance low = c.base + j * c.delta;
+    const gpu_distance high = low + c.delta;
+    for_each_entry(c.lists[j], c.sizes[j], [&](bool valid, vertex_t v) {
+      const gpu_distance d = valid ? s.dist[v] : kGpuUnreachable;
+      append(s, c, d >= low && d < high, kFarGroup, v);
+    });
+  }
+}
+
+/// Phase kFarMinimum: the smallest distance at or above `settled` among the
+/// far list's vertices (kGpuUnreachable when every entry is stale).
+__device__ inline void far_minimum(const solver_view& s, const control& c) {
   gpu_distance best = kGpuUnreachable;
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    const gpu_distance d = dist[list[i]];
-    if (d >= threshold && d < best) best = d;
-  }
-  for (int o = 16; o > 0; o /= 2) best = min(best, __shfl_down_sync(0xffffffffu, best, o));
-  if ((threadIdx.x & 31) == 0 && best != kGpuUnreachable) atomicMin(&counters->far_min, best);
+  for_each_entry(c.lists[kFarGroup], c.sizes[kFarGroup], [&](bool valid, vertex_t v) {
+    const gpu_distance d = valid ? s.dist[v] : kGpuUnreachable;
+    if (d >= c.settled && d < best) best = d;
+  });
+  for (int o = 16; o > 0; o /= 2) best = min(best, __shfl_down_sync(kAllLanes, best, o));
+  if (lane() == 0 && best != kGpuUnreachable) atomicMin(&s.ctl->far_min, best);
 }
 
-/// A growable device list of vertex ids with its length kept on the host
-/// (the driver learns every length from a round's counters anyway).
-class vertex_list {
- public:
-  [[nodiscard]] std::uint32_t size() const noexcept { return size_; }
-  [[nodiscard]] vertex_t* data() noexcept { return storage_.data(); }
-  void clear() noexcept { size_ = 0; }
+/// Phase kResplit: the old far list's live vertices into the new epoch's
+/// bucket lists and the new far list. Entries below the new base are stale.
+__device__ inline void resplit(const solver_view& s, const control& c) {
+  for_each_entry(c.far_in, c.far_in_size, [&](bool valid, vertex_t v) {
+    const gpu_distance d = valid ? s.dist[v] : 0;
+    const bool live = valid && d >= c.base && (c.dedup == 0 || s.resplit_mask.set(v));
+    append(s, c, live, live ? group_of(d, c.base, c.delta) : 0, v);
+  });
+}
 
-  /// Appends n ids from device memory, growing by half again when full.
-  void append(const vertex_t* d_ids, std::uint32_t n, cudaStream_t stream) {
-    if (n == 0) return;
-    if (std::size_t{size_} + n > UINT32_MAX) throw error("sssp: a bucket list outgrew 2^32 entries");
-    reserve(std::size_t{size_} + n, stream);
-    GRAPHKIT_CUDA_TRY(
-        cudaMemcpyAsync(storage_.data() + size_, d_ids, n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, stream));
-    size_ += n;
-  }
-
-  void reserve(std::size_t n, cudaStream_t stream) {
-    if (n <= storage_.size()) return;
-    device_buffer<vertex_t> bigger(std::max(n, storage_.size() + storage_.size() / 2));
-    if (size_ > 0)
-      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(bigger.data(), storage_.data(), size_ * sizeof(vertex_t),
-                                        cudaMemcpyDeviceToDevice, stream));
-    storage_ = std::move(bigger);
-  }
-
- private:
-  device_buffer<vertex_t> storage_;
-  std::uint32_t size_ = 0;
-};
+/// Phase kClearResplitMask: clears the deduplication bits by their own
+/// vertices (every vertex resplit marked was in its input).
+__device__ inline void clear_resplit_mask(const solver_view& s, const control& c) {
+  for_each_entry(c.far_in, c.far_in_size, [&](bool valid, vertex_t v) {
+    if (valid) s.resplit_mask.clear_word_of(v);
+  });
+}
 
 }  // namespace graphkit::sssp::detail

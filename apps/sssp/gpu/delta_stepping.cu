@@ -1,46 +1,87 @@
-// GPU delta-stepping (Meyer and Sanders), driven from the host one round at a
-// time. A round relaxes every out-edge of the current bucket's frontier
-// (apps/sssp/gpu/relax.cuh); the vertices whose distance fell are then
-// multisplit by bucket (apps/sssp/gpu/buckets.cuh): those still in the
-// current bucket are the next round's frontier, the others are appended to
-// their bucket's list or to the far list. Light and heavy edges are not
-// separated: a vertex's edges are relaxed each time it enters the frontier,
-// the near/far formulation of the algorithm.
+// GPU delta-stepping (Meyer and Sanders), near/far form: a vertex's edges
+// are relaxed each time it enters the frontier, light and heavy alike.
 //
-// Each round reads its counters back once (the size of the next launch) and
-// multisplit's offsets once; these two small synchronizations are the fixed
-// cost of a round, which is why delta should be large enough to keep rounds
-// few and full.
+// One cooperative kernel runs a whole solve. Its grid works through phases
+// (relax a round, open a bucket, start an epoch: apps/sssp/gpu/relax.cuh and
+// buckets.cuh) separated by grid barriers, and one thread decides the next
+// phase in between (apps/sssp/gpu/control.cuh). A host-driven loop paid two
+// device-to-host round trips and up to 20 launches per round (45-70 us); a
+// round here costs a few grid barriers, so delta can be small enough to keep
+// relaxations near one per edge without drowning in round overhead.
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 #include "apps/sssp/gpu/buckets.cuh"
+#include "apps/sssp/gpu/control.cuh"
 #include "apps/sssp/gpu/relax.cuh"
 #include "apps/sssp/sssp.hpp"
 #include "graph/device_csr.hpp"
-#include "graph/frontier.cuh"
 #include "primitives/common/cuda_event.hpp"
 #include "primitives/common/error.hpp"
 #include "primitives/common/nvtx.hpp"
-#include "primitives/multisplit/multisplit.cuh"
 
 namespace graphkit::sssp {
 
+using detail::control;
 using detail::gpu_distance;
 
 namespace {
 
-// Work per round that keeps an H100 busy: below kLowWork edges per round the
-// adaptive mode widens delta, above kHighWork it narrows it.
-constexpr double kLowWork = 1 << 18;
-constexpr double kHighWork = 1 << 21;
-
 __global__ void init_distances_kernel(gpu_distance* dist, vertex_t n, vertex_t source) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) dist[i] = i == source ? 0 : detail::kGpuUnreachable;
+}
+
+/// Copies the control block word by word through L2 (another SM may have
+/// written it since this SM last cached it).
+__device__ void load_control(const control* from, control& to, unsigned thread, unsigned threads) {
+  constexpr unsigned kWords = sizeof(control) / sizeof(unsigned);
+  static_assert(sizeof(control) % sizeof(unsigned) == 0);
+  const auto* src = reinterpret_cast<const unsigned*>(from);
+  auto* dst = reinterpret_cast<unsigned*>(&to);
+  for (unsigned w = thread; w < kWords; w += threads) dst[w] = __ldcg(src + w);
+}
+
+__device__ void store_control(const control& from, control* to, unsigned thread, unsigned threads) {
+  constexpr unsigned kWords = sizeof(control) / sizeof(unsigned);
+  const auto* src = reinterpret_cast<const unsigned*>(&from);
+  auto* dst = reinterpret_cast<unsigned*>(to);
+  for (unsigned w = thread; w < kWords; w += threads) dst[w] = src[w];
+}
+
+__global__ void __launch_bounds__(detail::kBlock) delta_stepping_kernel(detail::solver_view s) {
+  namespace cg = cooperative_groups;
+  const cg::grid_group grid = cg::this_grid();
+  __shared__ control c;
+  for (;;) {
+    load_control(s.ctl, c, threadIdx.x, blockDim.x);
+    __syncthreads();
+    switch (c.phase) {
+      case detail::kRelaxFrontier: detail::relax_frontier(s, c); break;
+      case detail::kRelaxChunks: detail::relax_chunks(s, c); break;
+      case detail::kOpenBucket: detail::open_bucket(s, c); break;
+      case detail::kSpill: detail::spill(s, c); break;
+      case detail::kFarMinimum: detail::far_minimum(s, c); break;
+      case detail::kResplit: detail::resplit(s, c); break;
+      case detail::kClearResplitMask: detail::clear_resplit_mask(s, c); break;
+      default: return;  // kDone: every block sees it in the same snapshot
+    }
+    grid.sync();
+    // The first block decides: its threads fetch the control block together
+    // (one thread alone would wait out ~80 dependent L2 round trips), one
+    // thread advances it in shared memory, and all write it back.
+    if (blockIdx.x == 0) {
+      load_control(s.ctl, c, threadIdx.x, blockDim.x);
+      __syncthreads();
+      if (threadIdx.x == 0) detail::controller{c}.advance();
+      __syncthreads();
+      store_control(c, s.ctl, threadIdx.x, blockDim.x);
+    }
+    grid.sync();
+  }
 }
 
 unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned>((n + block - 1) / block); }
@@ -50,122 +91,67 @@ unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned
 struct gpu_solver::state {
   explicit state(const csr_graph& g)
       : graph(to_device(g)),
-        dist(std::max<std::size_t>(g.num_vertices, 1)),
-        frontier(std::max<std::size_t>(g.num_vertices, 1)),
-        updated(std::max<std::size_t>(g.num_vertices, 1)),
-        split(std::max<std::size_t>(g.num_vertices, 1)),
+        n(std::max<std::size_t>(g.num_vertices, 1)),
+        dist(n),
+        // kEpochBuckets lists and the frontier of n entries, two far lists of 2n.
+        lists((detail::kEpochBuckets + 1) * n + 2 * 2 * n),
         chunks(detail::chunk_capacity(g.num_edges())),
-        counters(1),
-        offsets(detail::kGroups + 1),
-        mask(g.num_vertices),
+        mask_words((n + 31) / 32),
+        masks(3 * mask_words),
+        ctl(1),
         heuristic(heuristic_delta(g)) {
-    GRAPHKIT_CUDA_TRY(cudaMallocHost(&host_counters, sizeof(detail::round_counters)));
-    GRAPHKIT_CUDA_TRY(cudaMallocHost(&host_offsets, (detail::kGroups + 1) * sizeof(std::uint32_t)));
-    int device = 0;
+    GRAPHKIT_CUDA_TRY(cudaMallocHost(&host_ctl, sizeof(control)));
+    int device = 0, cooperative = 0, sms = 0, per_sm = 0;
     GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
+    GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+    if (cooperative == 0) throw error("sssp: the GPU does not support cooperative launches");
     GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delta_stepping_kernel, detail::kBlock, 0));
+    if (per_sm == 0) throw error("sssp: the solver kernel does not fit on one multiprocessor");
+    // Every block must be resident for the grid barrier; a small graph gets
+    // fewer blocks, which makes each barrier cheaper.
+    grid = std::clamp(blocks_for(n, detail::kBlock), 1u, static_cast<unsigned>(per_sm * sms));
   }
-  ~state() {
-    cudaFreeHost(host_counters);
-    cudaFreeHost(host_offsets);
-  }
+  ~state() { cudaFreeHost(host_ctl); }
 
   device_csr graph;
+  std::size_t n;
   device_buffer<gpu_distance> dist;
-  device_buffer<vertex_t> frontier;  ///< a bucket opened by filter_bucket_kernel
-  device_buffer<vertex_t> updated;   ///< vertices improved in a round
-  device_buffer<vertex_t> split;     ///< multisplit output
+  device_buffer<vertex_t> lists;
   device_buffer<detail::heavy_chunk> chunks;
-  device_buffer<detail::round_counters> counters;
-  device_buffer<std::uint32_t> offsets;  ///< multisplit's kGroups + 1 offsets
-  frontier_mask mask;
-  std::array<detail::vertex_list, detail::kEpochBuckets> buckets;
-  detail::vertex_list far;
-  multisplit_workspace split_workspace;
-  detail::round_counters* host_counters = nullptr;  // pinned, so reads are plain DMA
-  std::uint32_t* host_offsets = nullptr;
-  int sms = 1;
+  std::size_t mask_words;
+  device_buffer<std::uint32_t> masks;  ///< two frontier masks, then resplit's
+  device_buffer<control> ctl;
+  control* host_ctl = nullptr;  // pinned
+  unsigned grid = 1;
   std::uint64_t heuristic;
   cudaStream_t stream = nullptr;
   cuda_event start, stop;
 
-  detail::relax_state relax_view() {
-    return {graph.view(), dist.data(), mask.ref(), updated.data(), chunks.data(), counters.data()};
+  detail::solver_view view() {
+    std::uint32_t* m = masks.data();
+    return {graph.view(), dist.data(), {bit_span_ref{m}, bit_span_ref{m + mask_words}},
+            bit_span_ref{m + 2 * mask_words}, chunks.data(), static_cast<std::uint32_t>(chunks.size()), ctl.data()};
   }
 
-  void reset_counters() {
-    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(counters.data(), 0, sizeof(detail::round_counters), stream));
-  }
-  const detail::round_counters& read_counters() {
-    GRAPHKIT_CUDA_TRY(
-        cudaMemcpyAsync(host_counters, counters.data(), sizeof *host_counters, cudaMemcpyDeviceToHost, stream));
-    GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
-    return *host_counters;
-  }
-
-  /// One relaxation round over `size` frontier vertices; returns the number
-  /// of vertices whose distance fell (now in `updated`).
-  std::uint32_t relax(const vertex_t* d_frontier, std::uint32_t size, gpu_stats& stats) {
-    nvtx_range range("relax");
-    reset_counters();
-    const detail::relax_state s = relax_view();
-    detail::relax_frontier_kernel<<<blocks_for(size, detail::kRelaxBlock), detail::kRelaxBlock, 0, stream>>>(
-        s, d_frontier, size);
-    GRAPHKIT_CHECK_LAUNCH();
-    detail::relax_heavy_chunks_kernel<<<2 * sms, detail::kRelaxBlock, 0, stream>>>(s);
-    GRAPHKIT_CHECK_LAUNCH();
-    mask.clear_async(stream);
-    const detail::round_counters& c = read_counters();
-    ++stats.rounds;
-    stats.examined += c.examined;
-    return c.updated;
-  }
-
-  /// Splits n vertices at d_in into `split` by bucket; returns the kGroups + 1
-  /// offsets. bucket_of_vertex never leaves [0, kGroups), so unlike
-  /// multisplit_keys this skips the out-of-range check and its second sync.
-  const std::uint32_t* classify(const vertex_t* d_in, std::uint32_t n, gpu_distance base, gpu_distance delta) {
-    nvtx_range range("multisplit");
-    multisplit_keys_async(d_in, split.data(), n, detail::kGroups, detail::bucket_of_vertex{dist.data(), base, delta},
-                          offsets.data(), split_workspace, stream);
-    GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(host_offsets, offsets.data(), (detail::kGroups + 1) * sizeof(std::uint32_t),
-                                      cudaMemcpyDeviceToHost, stream));
-    GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
-    return host_offsets;
-  }
-
-  /// Bucket k's list, cleaned into `frontier`: returns its size.
-  std::uint32_t open_bucket(std::uint32_t k, gpu_distance base, gpu_distance delta) {
-    nvtx_range range("open bucket");
-    detail::vertex_list& list = buckets[k];
-    reset_counters();
-    detail::filter_bucket_kernel<<<blocks_for(list.size(), 256), 256, 0, stream>>>(
-        list.data(), list.size(), dist.data(), base + k * delta, base + (k + 1) * delta, mask.ref(), frontier.data(),
-        counters.data());
-    GRAPHKIT_CHECK_LAUNCH();
-    mask.clear_async(stream);
-    list.clear();
-    return read_counters().kept;
-  }
-
-  /// The smallest distance at or above `threshold` in the far list.
-  gpu_distance far_minimum(gpu_distance threshold) {
-    reset_counters();
-    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(&counters.data()->far_min, 0xff, sizeof(gpu_distance), stream));
-    const unsigned grid = std::min(blocks_for(far.size(), 256), 8u * static_cast<unsigned>(sms));
-    detail::min_live_distance_kernel<<<grid, 256, 0, stream>>>(far.data(), far.size(), dist.data(), threshold,
-                                                                counters.data());
-    GRAPHKIT_CHECK_LAUNCH();
-    return read_counters().far_min;
-  }
-
-  /// Moves groups [first, kEpochBuckets) of `split` into their bucket lists
-  /// and the far group into the far list.
-  void distribute(const std::uint32_t* offsets, std::uint32_t first) {
-    for (std::uint32_t k = first; k < detail::kEpochBuckets; ++k)
-      buckets[k].append(split.data() + offsets[k], offsets[k + 1] - offsets[k], stream);
-    far.append(split.data() + offsets[detail::kFarGroup],
-               offsets[detail::kFarGroup + 1] - offsets[detail::kFarGroup], stream);
+  /// The control block of a solve from `source`, whose vertex is placed in
+  /// the frontier storage.
+  control initial(gpu_distance delta, bool adaptive) {
+    control c{};
+    c.phase = detail::kRelaxFrontier;
+    c.frontier_size = 1;
+    c.adaptive = adaptive ? 1 : 0;
+    c.delta = c.next_delta = delta;
+    c.far_min = detail::kGpuUnreachable;
+    c.epochs = 1;
+    c.buckets = 1;
+    vertex_t* p = lists.data();
+    for (std::uint32_t j = 0; j < detail::kGroups; ++j, p += n) c.lists[j] = p;
+    p += n;  // the far list above took 2n
+    c.frontier = p;
+    p += n;
+    c.far_in = p;
+    return c;
   }
 };
 
@@ -178,7 +164,8 @@ std::uint64_t heuristic_delta(const csr_graph& g) {
     mean_weight = sum / static_cast<double>(g.num_edges());
   }
   const double mean_degree = static_cast<double>(g.num_edges()) / g.num_vertices;
-  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(32.0 * mean_weight / mean_degree)));
+  return std::max<std::uint64_t>(
+      1, static_cast<std::uint64_t>(std::llround(256.0 * mean_weight / (mean_degree * mean_degree))));
 }
 
 gpu_solver::gpu_solver(const csr_graph& g) : state_(std::make_unique<state>(g)) {}
@@ -187,89 +174,36 @@ gpu_solver::~gpu_solver() = default;
 result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& stats) {
   state& st = *state_;
   if (source >= st.graph.num_vertices) throw input_error("sssp: source " + std::to_string(source) + " is not a vertex");
-  stats = {};
-  // Distances stay below 2^63, so a wider delta changes nothing; capping it
-  // keeps base + (kEpochBuckets + 1) * delta inside 64 bits.
-  constexpr gpu_distance kMaxDelta = gpu_distance{1} << 58;
-  gpu_distance delta = std::min<gpu_distance>(choice.how == delta_choice::mode::fixed ? choice.value : st.heuristic, kMaxDelta);
-  stats.delta_first = delta;
-  const bool adaptive = choice.how == delta_choice::mode::adaptive;
+  nvtx_range range("sssp run");
+  const gpu_distance delta = std::clamp<gpu_distance>(
+      choice.how == delta_choice::mode::fixed ? choice.value : st.heuristic, 1, detail::kMaxDelta);
+  *st.host_ctl = st.initial(delta, choice.how == delta_choice::mode::adaptive);
+  const control& c = *st.host_ctl;
 
   st.start.record(st.stream);
   init_distances_kernel<<<blocks_for(st.graph.num_vertices, 256), 256, 0, st.stream>>>(st.dist.data(),
                                                                                        st.graph.num_vertices, source);
   GRAPHKIT_CHECK_LAUNCH();
-  for (auto& b : st.buckets) b.clear();
-  st.far.clear();
-  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(st.frontier.data(), &source, sizeof source, cudaMemcpyHostToDevice, st.stream));
-
-  gpu_distance base = 0;  // the epoch's first distance
-  const vertex_t* frontier = st.frontier.data();
-  std::uint32_t frontier_size = 1;
-  std::uint32_t k = 0;  // the current bucket, counted from base
-  stats.epochs = 1;
-  for (;;) {
-    // Settle bucket k: relax until no vertex falls back into it.
-    ++stats.buckets;
-    std::uint64_t bucket_rounds = 0, bucket_examined = 0;
-    while (frontier_size > 0) {
-      const std::uint64_t examined_before = stats.examined;
-      const std::uint32_t updated = st.relax(frontier, frontier_size, stats);
-      ++bucket_rounds;
-      bucket_examined += stats.examined - examined_before;
-      if (updated == 0) break;
-      const std::uint32_t* offsets = st.classify(st.updated.data(), updated, base, delta);
-      st.distribute(offsets, k + 1);
-      frontier = st.split.data() + offsets[k];
-      frontier_size = offsets[k + 1] - offsets[k];
-    }
-    // Everything below `settled` is final now.
-    gpu_distance settled = base + (k + 1) * delta;
-
-    // --delta auto: a bucket whose rounds were too small to fill the GPU
-    // widens delta, one whose rounds were huge narrows it. The epoch's
-    // bucket boundaries move with delta, so its lists go back to the far list.
-    gpu_distance next_delta = delta;
-    if (adaptive) {
-      const double work = static_cast<double>(bucket_examined) / static_cast<double>(bucket_rounds);
-      if (work < kLowWork) next_delta = std::min(delta * 2, kMaxDelta);
-      else if (work > kHighWork && delta > 1) next_delta = delta / 2;
-    }
-    frontier_size = 0;
-    if (next_delta != delta) {
-      for (std::uint32_t j = k + 1; j < detail::kEpochBuckets; ++j) {
-        st.far.append(st.buckets[j].data(), st.buckets[j].size(), st.stream);
-        st.buckets[j].clear();
-      }
-      delta = next_delta;
-    } else {
-      // The next non-empty bucket of this epoch.
-      while (frontier_size == 0 && ++k < detail::kEpochBuckets) {
-        if (st.buckets[k].size() == 0) continue;
-        frontier_size = st.open_bucket(k, base, delta);
-        frontier = st.frontier.data();
-      }
-      if (frontier_size > 0) continue;
-      settled = base + detail::kEpochBuckets * delta;
-    }
-
-    // A new epoch, from the far list.
-    if (st.far.size() == 0) break;
-    base = st.far_minimum(settled);
-    if (base == detail::kGpuUnreachable) break;  // only stale entries were left
-    ++stats.epochs;
-    const std::uint32_t far_size = st.far.size();
-    if (st.split.size() < far_size) st.split = device_buffer<vertex_t>(far_size + far_size / 2);
-    const std::uint32_t* offsets = st.classify(st.far.data(), far_size, base, delta);
-    st.far.clear();
-    st.distribute(offsets, 0);
-    k = 0;
-    frontier_size = st.open_bucket(0, base, delta);  // holds the vertex at `base`, at least
-    frontier = st.frontier.data();
-  }
+  st.masks.fill_bytes(0, st.stream);
+  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(c.frontier, &source, sizeof source, cudaMemcpyHostToDevice, st.stream));
+  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(st.ctl.data(), st.host_ctl, sizeof(control), cudaMemcpyHostToDevice, st.stream));
+  detail::solver_view view = st.view();
+  void* args[] = {&view};
+  GRAPHKIT_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(delta_stepping_kernel), st.grid,
+                                                detail::kBlock, args, 0, st.stream));
+  GRAPHKIT_CHECK_LAUNCH();
   st.stop.record(st.stream);
+  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(st.host_ctl, st.ctl.data(), sizeof(control), cudaMemcpyDeviceToHost, st.stream));
+  GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(st.stream));
+  stats = {};
   stats.seconds = st.stop.seconds_since(st.start);
-  stats.delta_last = delta;
+  if (c.overflow != 0) throw error("sssp: internal error, a bucket list outgrew its bound (please report)");
+  stats.rounds = c.rounds;
+  stats.buckets = c.buckets;
+  stats.epochs = c.epochs;
+  stats.examined = c.examined;
+  stats.delta_first = delta;
+  stats.delta_last = c.delta;
 
   const std::vector<gpu_distance> d = st.dist.to_host(st.stream);
   result r;

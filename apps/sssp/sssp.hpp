@@ -43,10 +43,11 @@ struct delta_choice {
   static delta_choice parse(const std::string& text);
 };
 
-/// 256 x mean weight / mean out-degree^2 (at least 1). Fitted to delta sweeps
-/// on an H100 (README, "SSSP on the GPU"): with rounds costing microseconds,
-/// dense graphs want narrow buckets (few relaxations per edge) and sparse,
-/// long-path graphs wide ones (few rounds).
+/// 256 x mean weight / mean out-degree^2 x sqrt(mean / RMS out-degree), at
+/// least 1. Fitted to delta sweeps on an H100 (README, "SSSP on the GPU"):
+/// with rounds costing microseconds, dense graphs want narrow buckets (few
+/// relaxations per edge), sparse long-path graphs wide ones (few rounds), and
+/// skewed graphs, whose hubs reach most vertices early, narrower still.
 std::uint64_t heuristic_delta(const csr_graph& g);
 
 /// What one GPU run did, for the report.

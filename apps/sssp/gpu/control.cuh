@@ -1,9 +1,9 @@
 // The state machine of GPU delta-stepping, run inside one persistent kernel
-// (apps/sssp/gpu/persistent.cuh). The grid works through phases separated by
-// grid barriers; between two phases one thread (the "controller") reads what
-// the phase produced and decides the next phase. Every decision the host
-// loop used to make after a device-to-host copy is made here instead, so a
-// round costs a few grid barriers (microseconds) instead of host round trips.
+// (apps/sssp/gpu/delta_stepping.cu). The grid works through phases separated
+// by grid barriers; after each, every block reads what the phase added up
+// (phase_counters) and advances its own copy of the state (control) the same
+// way. Every decision a host loop would make after a device-to-host copy is
+// made here instead, so a round costs one grid barrier, not host round trips.
 //
 // Buckets are counted from an epoch base: bucket j holds distances in
 // [base + j*delta, base + (j+1)*delta). An epoch keeps kEpochBuckets bucket
@@ -47,18 +47,40 @@ enum phase : std::uint32_t {
   kDone,
 };
 
-// Work per round that keeps an H100 busy: below kLowWork edges per round the
-// adaptive mode widens delta, above kHighWork it narrows it.
-inline constexpr double kLowWork = 1 << 18;
+// --delta auto: below kLowWork edges per round (about a microsecond of
+// relaxation on an H100, less than the round's own cost) it widens delta,
+// above kHighWork it narrows it.
+inline constexpr double kLowWork = 1 << 15;
 inline constexpr double kHighWork = 1 << 21;
 // Distances stay below 2^63, so a wider delta changes nothing; capping it
 // keeps base + (kEpochBuckets + 1) * delta inside 64 bits.
 inline constexpr gpu_distance kMaxDelta = gpu_distance{1} << 58;
 
-/// Lives in device memory. The first block copies it into shared memory at
-/// the start of each phase; phases add to the counters with atomics.
+/// What one phase adds up, with atomics, in global memory. Three slots
+/// rotate: phase i adds into slot i % 3 while slot (i + 1) % 3 is reset for
+/// the next phase, and after the barrier every block reads slot i % 3 (slot
+/// i - 1 is then free: no block can still be reading it, as all have passed
+/// the barrier that ended phase i - 1).
+struct alignas(16) phase_counters {
+  std::uint32_t sizes[kGroups];  ///< entries appended to each list
+  std::uint32_t chunks;          ///< hub chunks queued
+  std::uint32_t kept;            ///< open-bucket output size
+  std::uint32_t overflow;        ///< a list ran out of room (a bug, reported by the host)
+  gpu_distance far_min;          ///< far_minimum's result; kGpuUnreachable otherwise
+  unsigned long long examined;   ///< edges relaxed, with repeats
+
+  __host__ __device__ static phase_counters cleared() {
+    phase_counters p{};
+    p.far_min = kGpuUnreachable;
+    return p;
+  }
+};
+
+/// The solver's state. Every block keeps its own copy in shared memory and
+/// advances it identically after each phase from the same phase_counters, so
+/// that deciding needs no second barrier; the first block writes its copy
+/// back at the end for the host.
 struct alignas(16) control {
-  // Decided by the controller.
   std::uint32_t phase;
   std::uint32_t bucket;         ///< current bucket k, or the bucket being opened
   std::uint32_t round;          ///< its parity picks the frontier mask
@@ -66,22 +88,28 @@ struct alignas(16) control {
   std::uint32_t far_in_size;    ///< resplit's input size
   std::uint32_t dedup;          ///< resplit drops repeats (a spill may have doubled a vertex)
   std::uint32_t adaptive;       ///< --delta auto
-  std::uint32_t pad0;
-  gpu_distance base, delta, next_delta, settled;
+  std::uint32_t chunks;         ///< hub chunks queued by the last relax phase
+  std::uint32_t kept;           ///< the last open-bucket phase's output size
+  std::uint32_t overflow;
+  gpu_distance base, delta, next_delta, settled, far_min;
   vertex_t* lists[kGroups];     ///< epoch buckets, then far
   vertex_t* frontier;           ///< the current round's input
   vertex_t* far_in;             ///< resplit's input; a spare far list otherwise
-  // Produced by phases (atomics); reset by the controller.
   std::uint32_t sizes[kGroups];
-  std::uint32_t chunks;         ///< hub chunks queued this round
-  std::uint32_t kept;           ///< open-bucket output size
-  std::uint32_t overflow;       ///< a list ran out of room (a bug, reported by the host)
-  std::uint32_t pad1;
-  gpu_distance far_min;
-  unsigned long long examined;  ///< edges relaxed, with repeats
+  std::uint32_t pad;
   // Statistics.
-  unsigned long long rounds, buckets, epochs;
+  unsigned long long examined, rounds, buckets, epochs;
   unsigned long long bucket_rounds, bucket_examined_start;
+
+  /// Takes in what a phase added up.
+  __device__ void fold(const phase_counters& p) {
+    for (std::uint32_t g = 0; g < kGroups; ++g) sizes[g] += p.sizes[g];
+    chunks = p.chunks;
+    kept = p.kept;
+    overflow |= p.overflow;
+    far_min = p.far_min;
+    examined += p.examined;
+  }
 };
 
 /// Which list a distance belongs in, for the epoch at `base`.
@@ -90,7 +118,7 @@ __host__ __device__ inline std::uint32_t group_of(gpu_distance d, gpu_distance b
   return k < kEpochBuckets ? static_cast<std::uint32_t>(k) : kFarGroup;
 }
 
-/// The controller's decisions, on a private copy of the control block.
+/// The decisions, applied to one block's copy of the state after fold().
 struct controller {
   control& c;
 

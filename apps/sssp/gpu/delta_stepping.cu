@@ -3,8 +3,9 @@
 //
 // One cooperative kernel runs a whole solve. Its grid works through phases
 // (relax a round, open a bucket, start an epoch: apps/sssp/gpu/relax.cuh and
-// buckets.cuh) separated by grid barriers, and one thread decides the next
-// phase in between (apps/sssp/gpu/control.cuh). A host-driven loop paid two
+// buckets.cuh) separated by grid barriers; after each barrier every block
+// reads what the phase added up and decides the next phase itself, the same
+// way (apps/sssp/gpu/control.cuh). A host-driven loop paid two
 // device-to-host round trips and up to 20 launches per round (45-70 us); a
 // round here costs a few grid barriers, so delta can be small enough to keep
 // relaxations near one per edge without drowning in round overhead.
@@ -35,53 +36,47 @@ __global__ void init_distances_kernel(gpu_distance* dist, vertex_t n, vertex_t s
   if (i < n) dist[i] = i == source ? 0 : detail::kGpuUnreachable;
 }
 
-/// Copies the control block word by word through L2 (another SM may have
-/// written it since this SM last cached it).
-__device__ void load_control(const control* from, control& to, unsigned thread, unsigned threads) {
-  constexpr unsigned kWords = sizeof(control) / sizeof(unsigned);
-  static_assert(sizeof(control) % sizeof(unsigned) == 0);
+/// Copies a trivially copyable T word by word, the block's threads together,
+/// through L2 (another SM may have written it since this SM last cached it).
+template <class T>
+__device__ void load_words(const T* from, T& to) {
+  static_assert(sizeof(T) % sizeof(unsigned) == 0);
   const auto* src = reinterpret_cast<const unsigned*>(from);
   auto* dst = reinterpret_cast<unsigned*>(&to);
-  for (unsigned w = thread; w < kWords; w += threads) dst[w] = __ldcg(src + w);
-}
-
-__device__ void store_control(const control& from, control* to, unsigned thread, unsigned threads) {
-  constexpr unsigned kWords = sizeof(control) / sizeof(unsigned);
-  const auto* src = reinterpret_cast<const unsigned*>(&from);
-  auto* dst = reinterpret_cast<unsigned*>(to);
-  for (unsigned w = thread; w < kWords; w += threads) dst[w] = src[w];
+  for (unsigned w = threadIdx.x; w < sizeof(T) / sizeof(unsigned); w += blockDim.x) dst[w] = __ldcg(src + w);
 }
 
 __global__ void __launch_bounds__(detail::kBlock) delta_stepping_kernel(detail::solver_view s) {
   namespace cg = cooperative_groups;
   const cg::grid_group grid = cg::this_grid();
   __shared__ control c;
-  for (;;) {
-    load_control(s.ctl, c, threadIdx.x, blockDim.x);
-    __syncthreads();
+  __shared__ detail::phase_counters added;
+  load_words(s.ctl, c);
+  __syncthreads();
+  for (std::uint32_t step = 0; c.phase != detail::kDone; ++step) {
+    detail::phase_counters& out = s.counters[step % 3];
+    if (blockIdx.x == 0 && threadIdx.x == 0) s.counters[(step + 1) % 3] = detail::phase_counters::cleared();
     switch (c.phase) {
-      case detail::kRelaxFrontier: detail::relax_frontier(s, c); break;
-      case detail::kRelaxChunks: detail::relax_chunks(s, c); break;
-      case detail::kOpenBucket: detail::open_bucket(s, c); break;
-      case detail::kSpill: detail::spill(s, c); break;
-      case detail::kFarMinimum: detail::far_minimum(s, c); break;
-      case detail::kResplit: detail::resplit(s, c); break;
+      case detail::kRelaxFrontier: detail::relax_frontier(s, c, out); break;
+      case detail::kRelaxChunks: detail::relax_chunks(s, c, out); break;
+      case detail::kOpenBucket: detail::open_bucket(s, c, out); break;
+      case detail::kSpill: detail::spill(s, c, out); break;
+      case detail::kFarMinimum: detail::far_minimum(s, c, out); break;
+      case detail::kResplit: detail::resplit(s, c, out); break;
       case detail::kClearResplitMask: detail::clear_resplit_mask(s, c); break;
-      default: return;  // kDone: every block sees it in the same snapshot
+      default: break;
     }
     grid.sync();
-    // The first block decides: its threads fetch the control block together
-    // (one thread alone would wait out ~80 dependent L2 round trips), one
-    // thread advances it in shared memory, and all write it back.
-    if (blockIdx.x == 0) {
-      load_control(s.ctl, c, threadIdx.x, blockDim.x);
-      __syncthreads();
-      if (threadIdx.x == 0) detail::controller{c}.advance();
-      __syncthreads();
-      store_control(c, s.ctl, threadIdx.x, blockDim.x);
+    // Every block decides the next phase from the same counters.
+    load_words(&out, added);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      c.fold(added);
+      detail::controller{c}.advance();
     }
-    grid.sync();
+    __syncthreads();
   }
+  if (blockIdx.x == 0 && threadIdx.x == 0) *s.ctl = c;
 }
 
 unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned>((n + block - 1) / block); }
@@ -99,6 +94,7 @@ struct gpu_solver::state {
         mask_words((n + 31) / 32),
         masks(3 * mask_words),
         ctl(1),
+        counters(3),
         heuristic(heuristic_delta(g)) {
     GRAPHKIT_CUDA_TRY(cudaMallocHost(&host_ctl, sizeof(control)));
     int device = 0, cooperative = 0, sms = 0, per_sm = 0;
@@ -122,6 +118,7 @@ struct gpu_solver::state {
   std::size_t mask_words;
   device_buffer<std::uint32_t> masks;  ///< two frontier masks, then resplit's
   device_buffer<control> ctl;
+  device_buffer<detail::phase_counters> counters;
   control* host_ctl = nullptr;  // pinned
   unsigned grid = 1;
   std::uint64_t heuristic;
@@ -131,7 +128,8 @@ struct gpu_solver::state {
   detail::solver_view view() {
     std::uint32_t* m = masks.data();
     return {graph.view(), dist.data(), {bit_span_ref{m}, bit_span_ref{m + mask_words}},
-            bit_span_ref{m + 2 * mask_words}, chunks.data(), static_cast<std::uint32_t>(chunks.size()), ctl.data()};
+            bit_span_ref{m + 2 * mask_words}, chunks.data(), static_cast<std::uint32_t>(chunks.size()), ctl.data(),
+            counters.data()};
   }
 
   /// The control block of a solve from `source`, whose vertex is placed in
@@ -163,9 +161,16 @@ std::uint64_t heuristic_delta(const csr_graph& g) {
     for (const weight_t w : g.weights) sum += w;
     mean_weight = sum / static_cast<double>(g.num_edges());
   }
-  const double mean_degree = static_cast<double>(g.num_edges()) / g.num_vertices;
-  return std::max<std::uint64_t>(
-      1, static_cast<std::uint64_t>(std::llround(256.0 * mean_weight / (mean_degree * mean_degree))));
+  const double n = g.num_vertices;
+  const double mean_degree = static_cast<double>(g.num_edges()) / n;
+  double squares = 0;
+  for (vertex_t v = 0; v < g.num_vertices; ++v) {
+    const auto d = static_cast<double>(g.offsets[v + 1] - g.offsets[v]);
+    squares += d * d;
+  }
+  const double rms_degree = std::sqrt(squares / n);
+  const double delta = 256.0 * mean_weight / (mean_degree * mean_degree) * std::sqrt(mean_degree / rms_degree);
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(delta)));
 }
 
 gpu_solver::gpu_solver(const csr_graph& g) : state_(std::make_unique<state>(g)) {}
@@ -187,6 +192,9 @@ result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& s
   st.masks.fill_bytes(0, st.stream);
   GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(c.frontier, &source, sizeof source, cudaMemcpyHostToDevice, st.stream));
   GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(st.ctl.data(), st.host_ctl, sizeof(control), cudaMemcpyHostToDevice, st.stream));
+  static const detail::phase_counters cleared = detail::phase_counters::cleared();  // static: outlives the copy
+  GRAPHKIT_CUDA_TRY(
+      cudaMemcpyAsync(st.counters.data(), &cleared, sizeof cleared, cudaMemcpyHostToDevice, st.stream));
   detail::solver_view view = st.view();
   void* args[] = {&view};
   GRAPHKIT_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(delta_stepping_kernel), st.grid,

@@ -1,8 +1,8 @@
 // Edge relaxation for GPU delta-stepping: the frontier's out-edges, balanced
 // by edges rather than vertices, inside the persistent kernel.
 //
-// Warps take the frontier 32 vertices at a time; a vertex's edges go to one
-// of two workers, by degree:
+// Warps take the frontier up to 32 vertices at a time; a vertex's edges go
+// to one of two workers, by degree:
 //   degree < kHeavyDegree
 //                        the warp gathers every such vertex's edges into one
 //                        list (a warp prefix sum of degrees) and walks it 32
@@ -55,7 +55,8 @@ struct solver_view {
   bit_span_ref resplit_mask;  ///< resplit's deduplication
   heavy_chunk* chunks;        ///< room for every chunk of one round
   std::uint32_t chunk_room;   ///< chunk_capacity(m)
-  control* ctl;               ///< the control block in global memory
+  control* ctl;               ///< the initial control block; the final one after the solve
+  phase_counters* counters;   ///< three rotating slots
 
   /// Bucket lists and the frontier hold n entries, far lists 2n (a spill
   /// may add every live vertex to a far list that already names it).
@@ -69,19 +70,21 @@ __device__ inline std::uint32_t warp_index() { return (blockIdx.x * blockDim.x +
 __device__ inline std::uint32_t warp_count() { return gridDim.x * blockDim.x / 32; }
 __device__ inline std::uint32_t lane() { return threadIdx.x & 31u; }
 
-/// Appends each valid lane's v to list `group` (warp-converged).
-__device__ inline void append(const solver_view& s, const control& c, bool valid, std::uint32_t group, vertex_t v) {
-  const std::uint32_t at = warp_multisplit_reserve(group, valid, kGroups, s.ctl->sizes);
+/// Appends each valid lane's v to list `group` (warp-converged): after the
+/// c.sizes[group] entries the list had when the phase began.
+__device__ inline void append(const solver_view& s, const control& c, phase_counters& out, bool valid,
+                              std::uint32_t group, vertex_t v) {
+  const std::uint32_t at = c.sizes[group] + warp_multisplit_reserve(group, valid, kGroups, out.sizes);
   if (!valid) return;
   if (at < s.capacity(group)) c.lists[group][at] = v;
-  else atomicOr(&s.ctl->overflow, 1u);
+  else atomicOr(&out.overflow, 1u);
 }
 
 /// Relaxes edge e (if `valid`) from a vertex at distance du, and sends its
 /// target to a list if it moved to another bucket (see control.cuh).
 /// Warp-converged.
-__device__ inline void relax_step(const solver_view& s, const control& c, bit_span_ref next_mask, bool valid, edge_t e,
-                                  gpu_distance du) {
+__device__ inline void relax_step(const solver_view& s, const control& c, phase_counters& out, bit_span_ref next_mask,
+                                  bool valid, edge_t e, gpu_distance du) {
   vertex_t t = 0;
   std::uint32_t group = 0;
   bool moved = false;
@@ -99,20 +102,25 @@ __device__ inline void relax_step(const solver_view& s, const control& c, bit_sp
       }
     }
   }
-  append(s, c, moved, group, t);
+  append(s, c, out, moved, group, t);
 }
 
 /// Phase kRelaxFrontier.
-__device__ inline void relax_frontier(const solver_view& s, const control& c) {
+__device__ inline void relax_frontier(const solver_view& s, const control& c, phase_counters& out) {
   const bit_span_ref next_mask = s.masks[c.round & 1];
   const bit_span_ref this_mask = s.masks[(c.round + 1) & 1];  // built this frontier; cleared for round + 1
   unsigned long long examined = 0;
-  for (std::uint32_t tile = warp_index() * 32; tile < c.frontier_size; tile += warp_count() * 32) {
+  // A warp takes up to 32 vertices; fewer when the frontier is too small to
+  // give every warp 32, since a warp walks its vertices' edges one step
+  // after another (a round lasts as long as its longest walk).
+  const std::uint32_t warps = warp_count();
+  const std::uint32_t width = min(32u, max(1u, (c.frontier_size + warps - 1) / warps));
+  for (std::uint32_t tile = warp_index() * width; tile < c.frontier_size; tile += warps * width) {
     const std::uint32_t i = tile + lane();
     vertex_t v = 0;
     gpu_distance du = 0;
     edge_t begin = 0, degree = 0;
-    if (i < c.frontier_size) {
+    if (lane() < width && i < c.frontier_size) {
       v = c.frontier[i];
       this_mask.clear_word_of(v);
       // A vertex that fell again this round is already in the next frontier
@@ -127,8 +135,8 @@ __device__ inline void relax_frontier(const solver_view& s, const control& c) {
 
     if (degree >= kHeavyDegree) {
       const auto chunks = static_cast<std::uint32_t>((degree + kChunkEdges - 1) / kChunkEdges);
-      const std::uint32_t first = atomicAdd(&s.ctl->chunks, chunks);
-      if (first + chunks > s.chunk_room) atomicOr(&s.ctl->overflow, 1u);
+      const std::uint32_t first = atomicAdd(&out.chunks, chunks);
+      if (first + chunks > s.chunk_room) atomicOr(&out.overflow, 1u);
       for (std::uint32_t k = 0; k < chunks && first + k < s.chunk_room; ++k) {
         const edge_t offset = edge_t{k} * kChunkEdges;
         s.chunks[first + k] = {v, static_cast<std::uint32_t>(min(edge_t{kChunkEdges}, degree - offset)), begin + offset};
@@ -153,21 +161,21 @@ __device__ inline void relax_frontier(const solver_view& s, const control& c) {
       const edge_t b = __shfl_sync(kAllLanes, begin, owner);
       const std::uint32_t start = __shfl_sync(kAllLanes, exclusive, owner);
       const gpu_distance dl = __shfl_sync(kAllLanes, du, owner);
-      relax_step(s, c, next_mask, k < total, b + (k - start), dl);
+      relax_step(s, c, out, next_mask, k < total, b + (k - start), dl);
     }
   }
   for (int o = 16; o > 0; o /= 2) examined += __shfl_down_sync(kAllLanes, examined, o);
-  if (lane() == 0 && examined > 0) atomicAdd(&s.ctl->examined, examined);
+  if (lane() == 0 && examined > 0) atomicAdd(&out.examined, examined);
 }
 
 /// Phase kRelaxChunks: warps take the queued hub chunks in turn.
-__device__ inline void relax_chunks(const solver_view& s, const control& c) {
+__device__ inline void relax_chunks(const solver_view& s, const control& c, phase_counters& out) {
   const bit_span_ref next_mask = s.masks[c.round & 1];
   for (std::uint32_t k = warp_index(); k < c.chunks; k += warp_count()) {
     const heavy_chunk chunk = s.chunks[k];
     const gpu_distance du = s.dist[chunk.vertex];
     for (std::uint32_t e = 0; e < chunk.count; e += 32)
-      relax_step(s, c, next_mask, e + lane() < chunk.count, chunk.begin + e + lane(), du);
+      relax_step(s, c, out, next_mask, e + lane() < chunk.count, chunk.begin + e + lane(), du);
   }
 }
 

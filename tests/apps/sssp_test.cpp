@@ -120,10 +120,14 @@ TEST(SsspDelta, ParsesAutoAndPositiveIntegersOnly) {
   for (const char* bad : {"0", "-3", "1.5", "", "fast", "12x"}) EXPECT_THROW(delta_choice::parse(bad), input_error) << bad;
 }
 
-TEST(SsspDelta, HeuristicIsMeanWeightOverSquaredMeanDegree) {
-  // 4 vertices, 8 edges of weight 10: mean degree 2, so delta = 256 * 10 / 2^2.
+TEST(SsspDelta, HeuristicNarrowsWithDegreeAndSkew) {
+  // A 4-cycle both ways, weight 10: every degree 2, so delta = 256 * 10 / 2^2.
   const csr_graph g = make(4, {{0, 1, 10}, {1, 0, 10}, {1, 2, 10}, {2, 1, 10}, {2, 3, 10}, {3, 2, 10}, {3, 0, 10}, {0, 3, 10}});
   EXPECT_EQ(heuristic_delta(g), 640u);
+  // A star of 3 leaves both ways: degrees 3, 1, 1, 1, mean 1.5, RMS sqrt(3):
+  // 256 * 10 / 1.5^2 * sqrt(1.5 / sqrt(3)) = 1058.8.
+  const csr_graph star = make(4, {{0, 1, 10}, {1, 0, 10}, {0, 2, 10}, {2, 0, 10}, {0, 3, 10}, {3, 0, 10}});
+  EXPECT_EQ(heuristic_delta(star), 1059u);
   EXPECT_EQ(heuristic_delta(make(2, {})), 1u);
 }
 

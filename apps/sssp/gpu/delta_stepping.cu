@@ -7,7 +7,7 @@
 // reads what the phase added up and decides the next phase itself, the same
 // way (apps/sssp/gpu/control.cuh). A host-driven loop paid two
 // device-to-host round trips and up to 20 launches per round (45-70 us); a
-// round here costs a few grid barriers, so delta can be small enough to keep
+// round here costs one grid barrier, so delta can be small enough to keep
 // relaxations near one per edge without drowning in round overhead.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>

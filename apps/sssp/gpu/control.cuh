@@ -48,10 +48,13 @@ enum phase : std::uint32_t {
 };
 
 // --delta auto: below kLowWork edges per round (about a microsecond of
-// relaxation on an H100, less than the round's own cost) it widens delta,
-// above kHighWork it narrows it.
+// relaxation on an H100, less than the round's own cost) it widens delta;
+// above kHighWork (several times a round's cost) it narrows it again, but
+// not below the delta it started from, which the sweeps show is near the
+// best for busy rounds: widening exists to fill the small rounds near the
+// source and the sparse tail.
 inline constexpr double kLowWork = 1 << 15;
-inline constexpr double kHighWork = 1 << 21;
+inline constexpr double kHighWork = 1 << 18;
 // Distances stay below 2^63, so a wider delta changes nothing; capping it
 // keeps base + (kEpochBuckets + 1) * delta inside 64 bits.
 inline constexpr gpu_distance kMaxDelta = gpu_distance{1} << 58;
@@ -92,6 +95,7 @@ struct alignas(16) control {
   std::uint32_t kept;           ///< the last open-bucket phase's output size
   std::uint32_t overflow;
   gpu_distance base, delta, next_delta, settled, far_min;
+  gpu_distance first_delta;     ///< --delta auto narrows no further
   vertex_t* lists[kGroups];     ///< epoch buckets, then far
   vertex_t* frontier;           ///< the current round's input
   vertex_t* far_in;             ///< resplit's input; a spare far list otherwise
@@ -204,7 +208,7 @@ struct controller {
     if (c.adaptive != 0) {
       const double work = static_cast<double>(c.examined - c.bucket_examined_start) / static_cast<double>(c.bucket_rounds);
       if (work < kLowWork) next = c.delta * 2 < kMaxDelta ? c.delta * 2 : kMaxDelta;
-      else if (work > kHighWork && c.delta > 1) next = c.delta / 2;
+      else if (work > kHighWork && c.delta / 2 >= c.first_delta) next = c.delta / 2;
     }
     if (next == c.delta) {
       open_next(k + 1);

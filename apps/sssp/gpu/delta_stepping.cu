@@ -139,7 +139,7 @@ struct gpu_solver::state {
     c.phase = detail::kRelaxFrontier;
     c.frontier_size = 1;
     c.adaptive = adaptive ? 1 : 0;
-    c.delta = c.next_delta = delta;
+    c.delta = c.next_delta = c.first_delta = delta;
     c.far_min = detail::kGpuUnreachable;
     c.epochs = 1;
     c.buckets = 1;

@@ -52,13 +52,13 @@ std::uint64_t heuristic_delta(const csr_graph& g);
 
 /// What one GPU run did, for the report.
 struct gpu_stats {
-  std::uint64_t rounds = 0;     ///< relaxation rounds (kernel launches over a frontier)
+  std::uint64_t rounds = 0;     ///< relaxation rounds (one pass over a frontier each)
   std::uint64_t buckets = 0;    ///< non-empty buckets processed
   std::uint64_t epochs = 0;     ///< far-list redistributions, plus the first
   std::uint64_t examined = 0;   ///< edges relaxed (with repeats)
   std::uint64_t delta_first = 0;
   std::uint64_t delta_last = 0;
-  double seconds = 0;           ///< CUDA-event time from initialization to the last round
+  double seconds = 0;           ///< CUDA-event time from initialization to the end of the solve
 };
 
 /// Delta-stepping on the GPU (see apps/sssp/gpu/). Construction uploads the

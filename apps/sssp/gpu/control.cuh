@@ -106,7 +106,7 @@ struct alignas(16) control {
   unsigned long long bucket_rounds, bucket_examined_start;
 
   /// Takes in what a phase added up.
-  __device__ void fold(const phase_counters& p) {
+  __host__ __device__ void fold(const phase_counters& p) {
     for (std::uint32_t g = 0; g < kGroups; ++g) sizes[g] += p.sizes[g];
     chunks = p.chunks;
     kept = p.kept;
@@ -123,10 +123,12 @@ __host__ __device__ inline std::uint32_t group_of(gpu_distance d, gpu_distance b
 }
 
 /// The decisions, applied to one block's copy of the state after fold().
+/// Host-callable too, so that tests/apps/sssp_control_test.cu can walk the
+/// state machine on the CPU.
 struct controller {
   control& c;
 
-  __device__ void advance() {
+  __host__ __device__ void advance() {
     if (c.overflow != 0) {
       c.phase = kDone;
       return;
@@ -186,7 +188,7 @@ struct controller {
 
  private:
   /// After a round: go on with the bucket while vertices fell back into it.
-  __device__ void end_round() {
+  __host__ __device__ void end_round() {
     ++c.rounds;
     ++c.bucket_rounds;
     ++c.round;
@@ -231,7 +233,7 @@ struct controller {
   }
 
   /// Opens the first non-empty bucket from j on, or ends the epoch.
-  __device__ void open_next(std::uint32_t j) {
+  __host__ __device__ void open_next(std::uint32_t j) {
     while (j < kEpochBuckets && c.sizes[j] == 0) ++j;
     if (j < kEpochBuckets) {
       c.bucket = j;
@@ -243,7 +245,7 @@ struct controller {
     begin_far_minimum();
   }
 
-  __device__ void begin_far_minimum() {
+  __host__ __device__ void begin_far_minimum() {
     if (c.sizes[kFarGroup] == 0) {
       c.phase = kDone;
       return;
@@ -253,7 +255,7 @@ struct controller {
   }
 
   /// The far list becomes resplit's input; the spare list the new far list.
-  __device__ void begin_resplit() {
+  __host__ __device__ void begin_resplit() {
     c.base = c.far_min;
     ++c.epochs;
     vertex_t* const old_far = c.lists[kFarGroup];

@@ -136,6 +136,7 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
                                       (first_stats.delta_last != first_stats.delta_first
                                            ? " -> " + std::to_string(first_stats.delta_last)
                                            : std::string()));
+    r.set("GPU distance width (bits)", std::uint64_t{first_stats.distance_bits});
     r.set("rounds (first source)", first_stats.rounds);
     r.set("buckets (first source)", first_stats.buckets);
     r.set("epochs (first source)", first_stats.epochs);

@@ -58,6 +58,7 @@ struct gpu_stats {
   std::uint64_t examined = 0;   ///< edges relaxed (with repeats)
   std::uint64_t delta_first = 0;
   std::uint64_t delta_last = 0;
+  std::uint32_t distance_bits = 64;  ///< 32 where every distance fits (max weight x (n - 1) < 2^32 - 1)
   double seconds = 0;           ///< CUDA-event time from initialization to the end of the solve
 };
 

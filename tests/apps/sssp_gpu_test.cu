@@ -102,6 +102,28 @@ TEST(SsspGpu, EdgeCases) {
   expect_matches_oracle(make(4, {{0, 1, big}, {1, 2, big}, {2, 3, big}}), 0, {});
 }
 
+TEST(SsspGpu, DistanceWidthFollowsTheLongestPossiblePath) {
+  GRAPHKIT_REQUIRE_GPU();
+  // 2 hops of 2^31 - 1: the farthest vertex sits at 2^32 - 2, one below the
+  // 32-bit "unreached" value, so 32-bit distances still hold every path.
+  const weight_t w = 2'147'483'647;
+  const csr_graph narrow = make(3, {{0, 1, w}, {1, 2, w}});
+  gpu_solver solver(narrow);
+  gpu_stats stats;
+  const result got = solver.run(0, {}, stats);
+  EXPECT_EQ(stats.distance_bits, 32u);
+  ASSERT_EQ(got.distances.size(), 3u);
+  EXPECT_EQ(got.distances[2], distance_t{4'294'967'294});
+  // One more vertex (unreached) allows a 3-hop path: 64-bit distances.
+  const csr_graph wide = make(4, {{0, 1, w}, {1, 2, w}});
+  gpu_solver wide_solver(wide);
+  const result wide_got = wide_solver.run(0, {}, stats);
+  EXPECT_EQ(stats.distance_bits, 64u);
+  EXPECT_EQ(wide_got.distances[2], distance_t{4'294'967'294});
+  EXPECT_EQ(wide_got.distances[3], kUnreachable);
+  expect_matches_oracle(wide, 0, {});
+}
+
 TEST(SsspGpu, ManySourcesReuseOneSolver) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();

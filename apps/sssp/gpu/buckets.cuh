@@ -23,11 +23,12 @@ __device__ inline void for_each_entry(const vertex_t* list, std::uint32_t size, 
 
 /// Phase kOpenBucket: list `bucket`'s live entries (distance still in the
 /// bucket; the rest moved lower since) become the frontier.
-__device__ inline void open_bucket(const solver_view& s, const control& c, phase_counters& out) {
+template <class View>
+__device__ inline void open_bucket(const View& s, const control& c, phase_counters& out) {
   const gpu_distance low = c.base + c.bucket * c.delta;
   const gpu_distance high = low + c.delta;
   for_each_entry(c.lists[c.bucket], c.sizes[c.bucket], [&](bool valid, vertex_t v) {
-    const gpu_distance d = valid ? s.dist[v] : kGpuUnreachable;
+    const gpu_distance d = valid ? s.distance(v) : kGpuUnreachable;
     const bool live = d >= low && d < high;
     const std::uint32_t at = warp_multisplit_reserve(0, live, 1, &out.kept);
     if (!live) return;
@@ -38,12 +39,13 @@ __device__ inline void open_bucket(const solver_view& s, const control& c, phase
 
 /// Phase kSpill: the live entries of the lists after the current bucket go
 /// to the far list (delta is about to change, and with it every boundary).
-__device__ inline void spill(const solver_view& s, const control& c, phase_counters& out) {
+template <class View>
+__device__ inline void spill(const View& s, const control& c, phase_counters& out) {
   for (std::uint32_t j = c.bucket + 1; j < kEpochBuckets; ++j) {
     const gpu_distance low = c.base + j * c.delta;
     const gpu_distance high = low + c.delta;
     for_each_entry(c.lists[j], c.sizes[j], [&](bool valid, vertex_t v) {
-      const gpu_distance d = valid ? s.dist[v] : kGpuUnreachable;
+      const gpu_distance d = valid ? s.distance(v) : kGpuUnreachable;
       append(s, c, out, d >= low && d < high, kFarGroup, v);
     });
   }
@@ -51,10 +53,11 @@ __device__ inline void spill(const solver_view& s, const control& c, phase_count
 
 /// Phase kFarMinimum: the smallest distance at or above `settled` among the
 /// far list's vertices (kGpuUnreachable when every entry is stale).
-__device__ inline void far_minimum(const solver_view& s, const control& c, phase_counters& out) {
+template <class View>
+__device__ inline void far_minimum(const View& s, const control& c, phase_counters& out) {
   gpu_distance best = kGpuUnreachable;
   for_each_entry(c.lists[kFarGroup], c.sizes[kFarGroup], [&](bool valid, vertex_t v) {
-    const gpu_distance d = valid ? s.dist[v] : kGpuUnreachable;
+    const gpu_distance d = valid ? s.distance(v) : kGpuUnreachable;
     if (d >= c.settled && d < best) best = d;
   });
   for (int o = 16; o > 0; o /= 2) best = min(best, __shfl_down_sync(kAllLanes, best, o));
@@ -63,9 +66,10 @@ __device__ inline void far_minimum(const solver_view& s, const control& c, phase
 
 /// Phase kResplit: the old far list's live vertices into the new epoch's
 /// bucket lists and the new far list. Entries below the new base are stale.
-__device__ inline void resplit(const solver_view& s, const control& c, phase_counters& out) {
+template <class View>
+__device__ inline void resplit(const View& s, const control& c, phase_counters& out) {
   for_each_entry(c.far_in, c.far_in_size, [&](bool valid, vertex_t v) {
-    const gpu_distance d = valid ? s.dist[v] : 0;
+    const gpu_distance d = valid ? s.distance(v) : 0;
     const bool live = valid && d >= c.base && (c.dedup == 0 || s.resplit_mask.set(v));
     append(s, c, out, live, live ? group_of(d, c.base, c.delta) : 0, v);
   });
@@ -73,7 +77,8 @@ __device__ inline void resplit(const solver_view& s, const control& c, phase_cou
 
 /// Phase kClearResplitMask: clears the deduplication bits by their own
 /// vertices (every vertex resplit marked was in its input).
-__device__ inline void clear_resplit_mask(const solver_view& s, const control& c) {
+template <class View>
+__device__ inline void clear_resplit_mask(const View& s, const control& c) {
   for_each_entry(c.far_in, c.far_in_size, [&](bool valid, vertex_t v) {
     if (valid) s.resplit_mask.clear_word_of(v);
   });

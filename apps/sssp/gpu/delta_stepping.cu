@@ -31,9 +31,18 @@ using detail::gpu_distance;
 
 namespace {
 
-__global__ void init_distances_kernel(gpu_distance* dist, vertex_t n, vertex_t source) {
+template <class Dist>
+__global__ void init_distances_kernel(Dist* dist, vertex_t n, vertex_t source) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (i < n) dist[i] = i == source ? 0 : detail::kGpuUnreachable;
+  if (i < n) dist[i] = i == source ? Dist{0} : static_cast<Dist>(~Dist{0});
+}
+
+/// Whether every finite distance fits 32 bits with UINT32_MAX left to mean
+/// "unreached": a shortest path has at most n - 1 edges.
+bool distances_fit_32_bits(const csr_graph& g) {
+  const weight_t max_weight = g.weights.empty() ? 1 : *std::max_element(g.weights.begin(), g.weights.end());
+  const std::uint64_t hops = g.num_vertices > 0 ? g.num_vertices - 1 : 0;
+  return static_cast<std::uint64_t>(max_weight) * hops < UINT32_MAX;
 }
 
 /// Copies a trivially copyable T word by word, the block's threads together,
@@ -46,7 +55,8 @@ __device__ void load_words(const T* from, T& to) {
   for (unsigned w = threadIdx.x; w < sizeof(T) / sizeof(unsigned); w += blockDim.x) dst[w] = __ldcg(src + w);
 }
 
-__global__ void __launch_bounds__(detail::kBlock) delta_stepping_kernel(detail::solver_view s) {
+template <class Dist>
+__global__ void __launch_bounds__(detail::kBlock) delta_stepping_kernel(detail::solver_view<Dist> s) {
   namespace cg = cooperative_groups;
   const cg::grid_group grid = cg::this_grid();
   __shared__ control c;
@@ -87,7 +97,9 @@ struct gpu_solver::state {
   explicit state(const csr_graph& g)
       : graph(to_device(g)),
         n(std::max<std::size_t>(g.num_vertices, 1)),
-        dist(n),
+        narrow(distances_fit_32_bits(g)),
+        dist32(narrow ? n : 0),
+        dist64(narrow ? 0 : n),
         // kEpochBuckets lists and the frontier of n entries, two far lists of 2n.
         lists((detail::kEpochBuckets + 1) * n + 2 * 2 * n),
         chunks(detail::chunk_capacity(g.num_edges())),
@@ -102,7 +114,12 @@ struct gpu_solver::state {
     GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
     if (cooperative == 0) throw error("sssp: the GPU does not support cooperative launches");
     GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delta_stepping_kernel, detail::kBlock, 0));
+    if (narrow)
+      GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delta_stepping_kernel<std::uint32_t>,
+                                                                      detail::kBlock, 0));
+    else
+      GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delta_stepping_kernel<gpu_distance>,
+                                                                      detail::kBlock, 0));
     if (per_sm == 0) throw error("sssp: the solver kernel does not fit on one multiprocessor");
     // Every block must be resident for the grid barrier; a small graph gets
     // fewer blocks, which makes each barrier cheaper.
@@ -112,7 +129,9 @@ struct gpu_solver::state {
 
   device_csr graph;
   std::size_t n;
-  device_buffer<gpu_distance> dist;
+  bool narrow;  ///< 32-bit distances (see distances_fit_32_bits), else 64-bit
+  device_buffer<std::uint32_t> dist32;
+  device_buffer<gpu_distance> dist64;
   device_buffer<vertex_t> lists;
   device_buffer<detail::heavy_chunk> chunks;
   std::size_t mask_words;
@@ -125,11 +144,33 @@ struct gpu_solver::state {
   cudaStream_t stream = nullptr;
   cuda_event start, stop;
 
-  detail::solver_view view() {
+  template <class Dist>
+  detail::solver_view<Dist> view(Dist* dist) {
     std::uint32_t* m = masks.data();
-    return {graph.view(), dist.data(), {bit_span_ref{m}, bit_span_ref{m + mask_words}},
+    return {graph.view(), dist, {bit_span_ref{m}, bit_span_ref{m + mask_words}},
             bit_span_ref{m + 2 * mask_words}, chunks.data(), static_cast<std::uint32_t>(chunks.size()), ctl.data(),
             counters.data()};
+  }
+
+  /// Initializes the distances and runs the solver kernel.
+  template <class Dist>
+  void launch(Dist* dist, vertex_t source) {
+    init_distances_kernel<<<blocks_for(graph.num_vertices, 256), 256, 0, stream>>>(dist, graph.num_vertices, source);
+    GRAPHKIT_CHECK_LAUNCH();
+    detail::solver_view<Dist> v = view(dist);
+    void* args[] = {&v};
+    GRAPHKIT_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(delta_stepping_kernel<Dist>), grid,
+                                                  detail::kBlock, args, 0, stream));
+    GRAPHKIT_CHECK_LAUNCH();
+  }
+
+  /// The distances of the last solve, 64-bit, kGpuUnreachable where unreached.
+  std::vector<gpu_distance> distances() {
+    if (!narrow) return dist64.to_host(stream);
+    const std::vector<std::uint32_t> d = dist32.to_host(stream);
+    std::vector<gpu_distance> wide(d.size());
+    for (std::size_t v = 0; v < d.size(); ++v) wide[v] = d[v] == UINT32_MAX ? detail::kGpuUnreachable : d[v];
+    return wide;
   }
 
   /// The control block of a solve from `source`, whose vertex is placed in
@@ -186,20 +227,14 @@ result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& s
   const control& c = *st.host_ctl;
 
   st.start.record(st.stream);
-  init_distances_kernel<<<blocks_for(st.graph.num_vertices, 256), 256, 0, st.stream>>>(st.dist.data(),
-                                                                                       st.graph.num_vertices, source);
-  GRAPHKIT_CHECK_LAUNCH();
   st.masks.fill_bytes(0, st.stream);
   GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(c.frontier, &source, sizeof source, cudaMemcpyHostToDevice, st.stream));
   GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(st.ctl.data(), st.host_ctl, sizeof(control), cudaMemcpyHostToDevice, st.stream));
   static const detail::phase_counters cleared = detail::phase_counters::cleared();  // static: outlives the copy
   GRAPHKIT_CUDA_TRY(
       cudaMemcpyAsync(st.counters.data(), &cleared, sizeof cleared, cudaMemcpyHostToDevice, st.stream));
-  detail::solver_view view = st.view();
-  void* args[] = {&view};
-  GRAPHKIT_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(delta_stepping_kernel), st.grid,
-                                                detail::kBlock, args, 0, st.stream));
-  GRAPHKIT_CHECK_LAUNCH();
+  if (st.narrow) st.launch(st.dist32.data(), source);
+  else st.launch(st.dist64.data(), source);
   st.stop.record(st.stream);
   GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(st.host_ctl, st.ctl.data(), sizeof(control), cudaMemcpyDeviceToHost, st.stream));
   GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(st.stream));
@@ -212,8 +247,9 @@ result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& s
   stats.examined = c.examined;
   stats.delta_first = delta;
   stats.delta_last = c.delta;
+  stats.distance_bits = st.narrow ? 32 : 64;
 
-  const std::vector<gpu_distance> d = st.dist.to_host(st.stream);
+  const std::vector<gpu_distance> d = st.distances();
   result r;
   r.distances.resize(st.graph.num_vertices);
   for (vertex_t v = 0; v < st.graph.num_vertices; ++v)

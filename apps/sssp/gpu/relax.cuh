@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "apps/sssp/gpu/control.cuh"
 #include "graph/device_csr.hpp"
@@ -47,10 +48,14 @@ struct heavy_chunk {
 /// and its chunks cover its edges, so m / kChunkEdges + m / kHeavyDegree + 1 do.
 inline std::size_t chunk_capacity(edge_t num_edges) { return num_edges / kChunkEdges + num_edges / kHeavyDegree + 1; }
 
-/// What the persistent kernel takes, by value.
+/// What the persistent kernel takes, by value. Dist is the width of the
+/// distance array: 32 bits where every finite distance fits (max weight x
+/// (n - 1) < 2^32 - 1; half the bytes per gather and atomic), else 64. Its
+/// largest value means unreached; loads widen it to gpu_distance.
+template <class Dist>
 struct solver_view {
   device_csr_view graph;
-  gpu_distance* dist;
+  Dist* dist;
   bit_span_ref masks[2];      ///< next-frontier membership, by round parity
   bit_span_ref resplit_mask;  ///< resplit's deduplication
   heavy_chunk* chunks;        ///< room for every chunk of one round
@@ -63,6 +68,10 @@ struct solver_view {
   [[nodiscard]] __device__ std::uint32_t capacity(std::uint32_t group) const {
     return group == kFarGroup ? 2 * graph.num_vertices : graph.num_vertices;
   }
+  [[nodiscard]] __device__ gpu_distance distance(vertex_t v) const { return widen(dist[v]); }
+  [[nodiscard]] __device__ static gpu_distance widen(Dist d) {
+    return d == static_cast<Dist>(~Dist{0}) ? kGpuUnreachable : gpu_distance{d};
+  }
 };
 
 /// The global index of the calling warp, and the number of warps.
@@ -72,7 +81,8 @@ __device__ inline std::uint32_t lane() { return threadIdx.x & 31u; }
 
 /// Appends each valid lane's v to list `group` (warp-converged): after the
 /// c.sizes[group] entries the list had when the phase began.
-__device__ inline void append(const solver_view& s, const control& c, phase_counters& out, bool valid,
+template <class View>
+__device__ inline void append(const View& s, const control& c, phase_counters& out, bool valid,
                               std::uint32_t group, vertex_t v) {
   const std::uint32_t at = c.sizes[group] + warp_multisplit_reserve(group, valid, kGroups, out.sizes);
   if (!valid) return;
@@ -83,7 +93,8 @@ __device__ inline void append(const solver_view& s, const control& c, phase_coun
 /// Relaxes edge e (if `valid`) from a vertex at distance du, and sends its
 /// target to a list if it moved to another bucket (see control.cuh).
 /// Warp-converged.
-__device__ inline void relax_step(const solver_view& s, const control& c, phase_counters& out, bit_span_ref next_mask,
+template <class View>
+__device__ inline void relax_step(const View& s, const control& c, phase_counters& out, bit_span_ref next_mask,
                                   bool valid, edge_t e, gpu_distance du) {
   vertex_t t = 0;
   std::uint32_t group = 0;
@@ -93,8 +104,10 @@ __device__ inline void relax_step(const solver_view& s, const control& c, phase_
     const gpu_distance nd = du + (s.graph.weights ? static_cast<gpu_distance>(s.graph.weights[e]) : 1ull);
     // A plain read first: distances only fall, so a stale value can cost an
     // extra atomic but never skips a needed one.
-    if (nd < s.dist[t]) {
-      const gpu_distance old = atomicMin(&s.dist[t], nd);
+    if (nd < s.distance(t)) {
+      // nd is below the old distance, so it fits the array's width.
+      using dist_type = std::remove_reference_t<decltype(*s.dist)>;
+      const gpu_distance old = s.widen(atomicMin(&s.dist[t], static_cast<dist_type>(nd)));
       if (nd < old) {
         group = group_of(nd, c.base, c.delta);
         if (group == c.bucket) moved = next_mask.set(t);
@@ -106,7 +119,8 @@ __device__ inline void relax_step(const solver_view& s, const control& c, phase_
 }
 
 /// Phase kRelaxFrontier.
-__device__ inline void relax_frontier(const solver_view& s, const control& c, phase_counters& out) {
+template <class View>
+__device__ inline void relax_frontier(const View& s, const control& c, phase_counters& out) {
   const bit_span_ref next_mask = s.masks[c.round & 1];
   const bit_span_ref this_mask = s.masks[(c.round + 1) & 1];  // built this frontier; cleared for round + 1
   unsigned long long examined = 0;
@@ -126,7 +140,7 @@ __device__ inline void relax_frontier(const solver_view& s, const control& c, ph
       // A vertex that fell again this round is already in the next frontier
       // and will be relaxed from its lower distance then.
       if (!next_mask.test(v)) {
-        du = s.dist[v];
+        du = s.distance(v);
         begin = s.graph.offsets[v];
         degree = s.graph.offsets[v + 1] - begin;
       }
@@ -169,11 +183,12 @@ __device__ inline void relax_frontier(const solver_view& s, const control& c, ph
 }
 
 /// Phase kRelaxChunks: warps take the queued hub chunks in turn.
-__device__ inline void relax_chunks(const solver_view& s, const control& c, phase_counters& out) {
+template <class View>
+__device__ inline void relax_chunks(const View& s, const control& c, phase_counters& out) {
   const bit_span_ref next_mask = s.masks[c.round & 1];
   for (std::uint32_t k = warp_index(); k < c.chunks; k += warp_count()) {
     const heavy_chunk chunk = s.chunks[k];
-    const gpu_distance du = s.dist[chunk.vertex];
+    const gpu_distance du = s.distance(chunk.vertex);
     for (std::uint32_t e = 0; e < chunk.count; e += 32)
       relax_step(s, c, out, next_mask, e + lane() < chunk.count, chunk.begin + e + lane(), du);
   }

@@ -166,7 +166,8 @@ int main(int argc, char** argv) {
       ->excludes(source_opt);
   app.add_option("--delta", delta,
                  "Bucket width for the GPU: a positive integer, or 'auto' to adapt it while running "
-                 "(default: 256 x mean weight / mean degree^2 x sqrt(mean / RMS degree))");
+                 "(default: 256 x mean weight / mean degree^2 x sqrt(mean / RMS degree), x sqrt(2^26 / edges) "
+                 "past 2^26 edges)");
   app.add_option("--output", o.output, "Write 'vertex distance' lines (original ids) for the first source");
   if (auto code = apps::parse_command_line(app, argc, argv)) return *code;
   return apps::guarded_main([&] { return sssp::run(o, source, source_count, delta); });

@@ -43,12 +43,25 @@ struct delta_choice {
   static delta_choice parse(const std::string& text);
 };
 
-/// 256 x mean weight / mean out-degree^2 x sqrt(mean / RMS out-degree), at
-/// least 1. Fitted to delta sweeps on an H100 (README, "SSSP on the GPU"):
-/// with rounds costing microseconds, dense graphs want narrow buckets (few
-/// relaxations per edge), sparse long-path graphs wide ones (few rounds), and
-/// skewed graphs, whose hubs reach most vertices early, narrower still.
+/// What the default delta depends on.
+struct graph_profile {
+  double edges = 0;
+  double mean_weight = 1;  ///< 1 for unweighted graphs
+  double mean_degree = 0;  ///< out-degree
+  double rms_degree = 0;   ///< root mean square out-degree: above the mean when skewed
+};
+
+/// Above this many edges the default delta narrows by sqrt(kDeltaFullEdges / edges).
+inline constexpr double kDeltaFullEdges = 67108864.0;  // 2^26
+
+/// 256 x mean weight / mean out-degree^2 x sqrt(mean / RMS out-degree), times
+/// sqrt(2^26 / edges) past 2^26 edges, at least 1. Fitted to delta sweeps on an
+/// H100 (README, "SSSP on the GPU"): with rounds costing microseconds, dense
+/// graphs want narrow buckets (few relaxations per edge), sparse long-path
+/// graphs wide ones (few rounds), skewed graphs, whose hubs reach most vertices
+/// early, narrower still, and so do big graphs, whose buckets fill the GPU anyway.
 std::uint64_t heuristic_delta(const csr_graph& g);
+std::uint64_t heuristic_delta(const graph_profile& p);
 
 /// What one GPU run did, for the report.
 struct gpu_stats {

@@ -131,5 +131,17 @@ TEST(SsspDelta, HeuristicNarrowsWithDegreeAndSkew) {
   EXPECT_EQ(heuristic_delta(make(2, {})), 1u);
 }
 
+TEST(SsspDelta, HeuristicNarrowsPast2To26Edges) {
+  // Mean degree 16, no skew, mean weight 128: 256 * 128 / 256 = 128 up to 2^26 edges.
+  graph_profile p{.edges = kDeltaFullEdges, .mean_weight = 128, .mean_degree = 16, .rms_degree = 16};
+  EXPECT_EQ(heuristic_delta(p), 128u);
+  p.edges = 4 * kDeltaFullEdges;
+  EXPECT_EQ(heuristic_delta(p), 64u);
+  p.edges = 64 * kDeltaFullEdges;
+  EXPECT_EQ(heuristic_delta(p), 16u);
+  p.edges = 1e15;  // never below 1
+  EXPECT_EQ(heuristic_delta(p), 1u);
+}
+
 }  // namespace
 }  // namespace graphkit::sssp

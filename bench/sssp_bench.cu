@@ -150,8 +150,11 @@ int main(int argc, char** argv) {
       double best_ms = 1e30;
       std::uint64_t best_delta = h;
       std::string row = name + ":";
+      std::uint64_t previous = 0;
       for (int k = -3; k <= 3; ++k) {
         const std::uint64_t d = std::max<std::uint64_t>(1, k < 0 ? h >> -k : h << k);
+        if (d == previous) continue;  // small heuristics round several multiples to 1
+        previous = d;
         const double t = measure(solver, g, few, {sssp::delta_choice::mode::fixed, d}, trials, false, false).ms;
         char buf[48];
         std::snprintf(buf, sizeof buf, " %lu=%.2f", static_cast<unsigned long>(d), t);

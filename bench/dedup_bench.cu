@@ -20,6 +20,7 @@
 
 #include "graph/detail/parallel.hpp"
 #include "graph/generate/generators.hpp"
+#include "graph/gpu/host_transfer.hpp"
 #include "graph/gpu/pipeline.hpp"
 
 namespace {
@@ -84,8 +85,8 @@ clean_list run_pipeline(const raw_list& r, phase_times& t) {
   phase_clock clock;
   const std::size_t m = r.src.size();
   device_buffer<std::uint64_t> ids(2 * m);
-  GRAPHKIT_CUDA_TRY(cudaMemcpy(ids.data(), r.src.data(), m * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
-  GRAPHKIT_CUDA_TRY(cudaMemcpy(ids.data() + m, r.dst.data(), m * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
+  copy_to_device(ids.data(), r.src.data(), m * sizeof(std::uint64_t));
+  copy_to_device(ids.data() + m, r.dst.data(), m * sizeof(std::uint64_t));
   clock.next(t.upload);
   clean_list out;
   device_edges g = relabel_device(ids, relabel_order::sorted, out.ids);
@@ -95,8 +96,8 @@ clean_list run_pipeline(const raw_list& r, phase_times& t) {
   o.symmetrize = o.drop_self_loops = o.drop_duplicates = true;
   clean_device(g, o);
   clock.next(t.dedup);
-  out.src = g.src.to_host();
-  out.dst = g.dst.to_host();
+  out.src = download(g.src);
+  out.dst = download(g.dst);
   clock.next(t.download);
   return out;
 }

@@ -5,6 +5,7 @@
 
 #include "graph/gpu/detail/memory.hpp"
 #include "graph/gpu/detail/sort.hpp"
+#include "graph/gpu/host_transfer.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/error.hpp"
 #include "primitives/hash/linear_probing_map.cuh"
@@ -191,18 +192,18 @@ device_edges to_device(const coo_graph& g) {
   device_edges d;
   d.num_vertices = g.num_vertices;
   d.directed = g.directed;
-  d.src = device_buffer<vertex_t>{std::span<const vertex_t>(g.src)};
-  d.dst = device_buffer<vertex_t>{std::span<const vertex_t>(g.dst)};
-  d.weights = device_buffer<weight_t>{std::span<const weight_t>(g.weights)};
+  d.src = upload(std::span<const vertex_t>(g.src));
+  d.dst = upload(std::span<const vertex_t>(g.dst));
+  d.weights = upload(std::span<const weight_t>(g.weights));
   return d;
 }
 
 void to_host(device_edges&& g, coo_graph& out) {
   out.num_vertices = g.num_vertices;
   out.directed = g.directed;
-  out.src = g.src.to_host();
-  out.dst = g.dst.to_host();
-  out.weights = g.weights.to_host();
+  out.src = download(g.src);
+  out.dst = download(g.dst);
+  out.weights = download(g.weights);
   g = {};
 }
 

@@ -4,6 +4,7 @@
 
 #include "graph/gpu/detail/memory.hpp"
 #include "graph/gpu/detail/sort.hpp"
+#include "graph/gpu/host_transfer.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/error.hpp"
 #include "primitives/hash/linear_probing_map.cuh"
@@ -156,8 +157,7 @@ device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_ord
   translate_kernel<<<blocks_for(n), 256>>>(ref, ids.data(), n, empty_id_rank, out.src.data(), out.dst.data());
   GRAPHKIT_CHECK_LAUNCH();
   original_ids.resize(count);  // only the distinct ids come back, not the whole buffer
-  GRAPHKIT_CUDA_TRY(
-      cudaMemcpy(original_ids.data(), distinct.data(), count * sizeof(original_id_t), cudaMemcpyDeviceToHost));
+  copy_to_host(original_ids.data(), distinct.data(), count * sizeof(original_id_t));
   bool identity = true;
   for (std::size_t v = 0; v < count && identity; ++v) identity = original_ids[v] == v;
   if (identity) original_ids.clear();
@@ -172,12 +172,12 @@ relabeled_edges relabel_on_gpu(std::span<const std::uint64_t> src, std::span<con
   if (edges == 0) return out;
   detail::require_device_memory("relabel_on_gpu", edges, 136 * edges);  // the device step's 120 B, and the ids
   device_buffer<std::uint64_t> ids(2 * edges);
-  GRAPHKIT_CUDA_TRY(cudaMemcpy(ids.data(), src.data(), edges * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
-  GRAPHKIT_CUDA_TRY(cudaMemcpy(ids.data() + edges, dst.data(), edges * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
+  copy_to_device(ids.data(), src.data(), src.size_bytes());
+  copy_to_device(ids.data() + edges, dst.data(), dst.size_bytes());
   device_edges dense = relabel_device(ids, order, out.original_ids);
   out.num_vertices = dense.num_vertices;
-  out.src = dense.src.to_host();
-  out.dst = dense.dst.to_host();
+  out.src = download(dense.src);
+  out.dst = download(dense.dst);
   return out;
 }
 

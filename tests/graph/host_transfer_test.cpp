@@ -1,0 +1,83 @@
+// Staged host <-> device copies (graph/gpu/host_transfer) against plain
+// cudaMemcpy: every size class (empty, below the staging threshold, around
+// it, chunk remainders that leave threads uneven), several thread counts and
+// chunk sizes, random bytes with fresh seeds.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "graph/gpu/host_transfer.hpp"
+#include "tests/common/gpu_support.hpp"
+#include "tests/common/test_support.hpp"
+
+namespace graphkit {
+namespace {
+
+std::vector<unsigned char> random_bytes(std::size_t n, std::mt19937_64& rng) {
+  std::vector<unsigned char> v(n);
+  for (auto& b : v) b = static_cast<unsigned char>(rng());
+  return v;
+}
+
+TEST(HostTransfer, MatchesCudaMemcpyForEverySizeThreadsAndChunk) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  constexpr std::size_t kMiB = 1u << 20;
+  const std::size_t sizes[] = {0, 1, 4093, kStagedMinBytes - 1, kStagedMinBytes, kStagedMinBytes + 3,
+                               13 * kMiB + 777};
+  for (const std::size_t n : sizes) {
+    const std::vector<unsigned char> source = random_bytes(n, rng);
+    for (const unsigned threads : {1u, 3u, 8u}) {
+      for (const std::size_t chunk : {kMiB + 8, std::size_t{8} << 20}) {
+        SCOPED_TRACE(testing::Message() << n << " bytes, " << threads << " threads, chunks of " << chunk);
+        const transfer_options o{threads, chunk};
+        device_buffer<unsigned char> device(n);
+        device.fill_bytes(0xa5);
+        copy_to_device(device.data(), source.data(), n, o);
+        std::vector<unsigned char> check(n);
+        if (n > 0) GRAPHKIT_CUDA_TRY(cudaMemcpy(check.data(), device.data(), n, cudaMemcpyDeviceToHost));
+        ASSERT_EQ(check, source) << "upload";
+
+        std::vector<unsigned char> back(n, 0x5a);
+        copy_to_host(back.data(), device.data(), n, o);
+        ASSERT_EQ(back, source) << "download";
+      }
+    }
+  }
+}
+
+TEST(HostTransfer, UploadAndDownloadRoundTripTypedArrays) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3} << 20, (std::size_t{5} << 20) + 1}) {
+    std::vector<std::uint32_t> values(n);
+    for (auto& v : values) v = static_cast<std::uint32_t>(rng());
+    const device_buffer<std::uint32_t> device = upload(std::span<const std::uint32_t>(values));
+    ASSERT_EQ(device.size(), n);
+    EXPECT_EQ(device.to_host(), values) << n;
+    EXPECT_EQ(download(device), values) << n;
+  }
+}
+
+TEST(HostTransfer, PreparingPagesKeepsTheirContents) {
+  // Host only: the advice must not change memory that is already written.
+  std::vector<std::uint64_t> v(3u << 20);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = i * 0x9e3779b97f4a7c15ull;
+  prepare_host_pages(v.data(), v.size() * sizeof v[0], transfer_options{4, 8u << 20});
+  for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], i * 0x9e3779b97f4a7c15ull) << i;
+}
+
+TEST(HostTransfer, RejectsAnEmptyChunk) {
+  GRAPHKIT_REQUIRE_GPU();
+  std::vector<unsigned char> source(kStagedMinBytes);
+  device_buffer<unsigned char> device(source.size());
+  EXPECT_THROW(copy_to_device(device.data(), source.data(), source.size(), transfer_options{2, 0}), error);
+}
+
+}  // namespace
+}  // namespace graphkit

@@ -33,8 +33,9 @@
 //     look there after the neighbourhood. Stash erases leave tombstones that
 //     inserts reuse, so a stash probe stops at the first empty slot. An insert
 //     fails only when the stash too is full.
-//   * find takes no lock. It reads the bitmap, then the slots; a key in a slot
-//     that the bitmap names is a hit. A miss is confirmed by reading the
+//   * find takes no lock. It reads the bitmap and the home slot in one
+//     16-byte load (the two arrays are interleaved), then the other slots the
+//     bitmap names; a key in a slot that the bitmap names is a hit. A miss is confirmed by reading the
 //     version again: if a displacement touched the bucket in between, the
 //     find looks again. Finds therefore never miss a key that is present for
 //     their whole duration; they retry only when a move races them.
@@ -92,9 +93,13 @@ inline std::size_t stash_slots(std::size_t capacity) { return std::max<std::size
 template <int Tile = 32, class Hash = murmur3_hash>
 struct hopscotch_ref {
   static_assert(Tile == 4 || Tile == 8 || Tile == 16 || Tile == 32, "tiles of 4, 8, 16 or 32 threads");
-  unsigned long long* slots;  ///< key << 32 | value
-  unsigned long long* info;   ///< per home slot: bitmap | lock | version
-  std::uint32_t capacity;     ///< at least kHopNeighbourhood
+  /// Slot i's two words side by side, entries[2i] and entries[2i + 1]: the
+  /// info word of home i (bitmap | lock | version), then the slot word
+  /// (key << 32 | value). A find's first 16-byte load brings its home's bitmap
+  /// and the slot most of its keys live in, one sector where separate arrays
+  /// took two.
+  unsigned long long* entries;
+  std::uint32_t capacity;     ///< slots, at least kHopNeighbourhood
   unsigned long long* stash;  ///< overflow slots, linear probing; key reserved_key() marks a tombstone
   std::uint32_t stash_capacity;
   std::uint32_t empty_key;
@@ -116,6 +121,16 @@ struct hopscotch_ref {
     const std::uint64_t i = std::uint64_t{h} + d;
     return static_cast<std::uint32_t>(i >= capacity ? i - capacity : i);
   }
+  [[nodiscard]] __device__ unsigned long long* info_at(std::uint32_t i) const { return entries + 2 * std::size_t{i}; }
+  [[nodiscard]] __device__ unsigned long long* slot_at(std::uint32_t i) const {
+    return entries + 2 * std::size_t{i} + 1;
+  }
+  /// Home h's info and slot words in one 16-byte load (each word read whole).
+  __device__ void load_home(std::uint32_t h, unsigned long long& info_word, unsigned long long& slot_word) const {
+    asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(info_word), "=l"(slot_word)
+                 : "l"(info_at(h)));
+  }
   __device__ static unsigned long long load(const unsigned long long* p) {
     return *reinterpret_cast<const volatile unsigned long long*>(p);
   }
@@ -124,12 +139,12 @@ struct hopscotch_ref {
   template <class Group>
   __device__ int locate(const Group& tile, std::uint32_t h, std::uint32_t bits, std::uint32_t k,
                         std::uint32_t& value) const {
-    for (std::uint32_t base = 0; base < kHopNeighbourhood; base += Tile) {
+    for (std::uint32_t base = 0; base < kHopNeighbourhood && (bits >> base) != 0; base += Tile) {
       const std::uint32_t i = base + tile.thread_rank();
       bool hit = false;
       std::uint32_t v = 0;
       if ((bits >> i) & 1u) {
-        const unsigned long long w = load(&slots[at(h, i)]);
+        const unsigned long long w = load(slot_at(at(h, i)));
         hit = static_cast<std::uint32_t>(w >> 32) == k;
         v = static_cast<std::uint32_t>(w);
       }
@@ -147,15 +162,21 @@ struct hopscotch_ref {
   __device__ std::uint32_t find(const Group& tile, std::uint32_t k) const {
     const std::uint32_t h = home(k);
     for (;;) {
-      unsigned long long before = 0;
-      if (tile.thread_rank() == 0) before = load(&info[h]);
+      unsigned long long before = 0, home_word = 0;
+      if (tile.thread_rank() == 0) load_home(h, before, home_word);
       before = tile.shfl(before, 0);
+      std::uint32_t bits = static_cast<std::uint32_t>(before);
+      if (bits & 1u) {  // the home slot came with the bitmap
+        home_word = tile.shfl(home_word, 0);
+        if (static_cast<std::uint32_t>(home_word >> 32) == k) return static_cast<std::uint32_t>(home_word);
+        bits &= ~1u;
+      }
       std::uint32_t value = empty_value;
-      if (locate(tile, h, static_cast<std::uint32_t>(before), k, value) >= 0) return value;
+      if (locate(tile, h, bits, k, value) >= 0) return value;
       if ((before & hop_detail::kStashed) && stash_locate(tile, k, value) < stash_capacity) return value;
       __threadfence();
       unsigned long long after = 0;
-      if (tile.thread_rank() == 0) after = load(&info[h]);
+      if (tile.thread_rank() == 0) after = load(info_at(h));
       after = tile.shfl(after, 0);
       if ((after >> hop_detail::kVersionShift) == (before >> hop_detail::kVersionShift))
         return empty_value;  // nothing moved: truly absent
@@ -225,8 +246,8 @@ struct hopscotch_ref {
   __device__ void lock(const Group& tile, std::uint32_t h) const {
     if (tile.thread_rank() == 0) {
       for (;;) {
-        const unsigned long long seen = load(&info[h]) & ~hop_detail::kLock;
-        if (atomicCAS(&info[h], seen, seen | hop_detail::kLock) == seen) break;
+        const unsigned long long seen = load(info_at(h)) & ~hop_detail::kLock;
+        if (atomicCAS(info_at(h), seen, seen | hop_detail::kLock) == seen) break;
       }
       __threadfence();
     }
@@ -236,8 +257,8 @@ struct hopscotch_ref {
   __device__ bool try_lock(const Group& tile, std::uint32_t b) const {
     bool got = false;
     if (tile.thread_rank() == 0) {
-      const unsigned long long seen = load(&info[b]);
-      got = !(seen & hop_detail::kLock) && atomicCAS(&info[b], seen, seen | hop_detail::kLock) == seen;
+      const unsigned long long seen = load(info_at(b));
+      got = !(seen & hop_detail::kLock) && atomicCAS(info_at(b), seen, seen | hop_detail::kLock) == seen;
       if (got) __threadfence();
     }
     return tile.shfl(got, 0);
@@ -247,18 +268,18 @@ struct hopscotch_ref {
     tile.sync();
     if (tile.thread_rank() == 0) {
       __threadfence();
-      atomicAnd(&info[h], ~hop_detail::kLock);
+      atomicAnd(info_at(h), ~hop_detail::kLock);
     }
   }
 
-  /// info[b]: set bit `set_bit` (if < 32), clear bit `clear_bit` (if < 32), version + 1. Lock held.
+  /// Home b's info word: set bit `set_bit` (if < 32), clear bit `clear_bit` (if < 32), version + 1. Lock held.
   __device__ void change_bits(std::uint32_t b, std::uint32_t set_bit, std::uint32_t clear_bit) const {
-    unsigned long long seen = load(&info[b]);
+    unsigned long long seen = load(info_at(b));
     for (;;) {
       unsigned long long next = seen + hop_detail::kVersionOne;
       if (set_bit < 32) next |= 1ull << set_bit;
       if (clear_bit < 32) next &= ~(1ull << clear_bit);
-      const unsigned long long old = atomicCAS(&info[b], seen, next);
+      const unsigned long long old = atomicCAS(info_at(b), seen, next);
       if (old == seen) return;
       seen = old;  // only the lock holder changes bits; a racing lock attempt may retry us
     }
@@ -270,11 +291,11 @@ struct hopscotch_ref {
     for (std::uint32_t base = 0; base < capacity; base += Tile) {
       const std::uint32_t d = base + tile.thread_rank();
       bool empty = false;
-      if (d < capacity) empty = static_cast<std::uint32_t>(load(&slots[at(h, d)]) >> 32) == empty_key;
+      if (d < capacity) empty = static_cast<std::uint32_t>(load(slot_at(at(h, d))) >> 32) == empty_key;
       for (unsigned candidates = tile.ballot(empty); candidates != 0; candidates &= candidates - 1) {
         const std::uint32_t pick = base + __ffs(candidates) - 1;
         bool won = false;
-        if (tile.thread_rank() == 0) won = atomicCAS(&slots[at(h, pick)], empty_word(), reserved_word()) == empty_word();
+        if (tile.thread_rank() == 0) won = atomicCAS(slot_at(at(h, pick)), empty_word(), reserved_word()) == empty_word();
         if (tile.shfl(won, 0)) return pick;
       }
     }
@@ -293,7 +314,7 @@ struct hopscotch_ref {
       const std::uint32_t b = at(h, e - x);
       const bool own = e - x == 0;  // our home: its lock is ours already
       unsigned long long seen = 0;
-      if (tile.thread_rank() == 0) seen = load(&info[b]);
+      if (tile.thread_rank() == 0) seen = load(info_at(b));
       seen = tile.shfl(seen, 0);
       if ((static_cast<std::uint32_t>(seen) & ((1u << x) - 1)) == 0) continue;
       if (!own && !try_lock(tile, b)) {
@@ -301,7 +322,7 @@ struct hopscotch_ref {
         continue;
       }
       unsigned long long now = 0;
-      if (tile.thread_rank() == 0) now = load(&info[b]);
+      if (tile.thread_rank() == 0) now = load(info_at(b));
       const std::uint32_t movable = static_cast<std::uint32_t>(tile.shfl(now, 0)) & ((1u << x) - 1);
       if (movable == 0) {
         if (!own) unlock(tile, b);
@@ -310,11 +331,11 @@ struct hopscotch_ref {
       const std::uint32_t i = __ffs(movable) - 1;  // the key farthest from the free slot
       if (tile.thread_rank() == 0) {
         const std::uint32_t from = at(b, i);
-        atomicExch(&slots[free_slot], load(&slots[from]));  // the temporary duplicate
+        atomicExch(slot_at(free_slot), load(slot_at(from)));  // the temporary duplicate
         __threadfence();
         change_bits(b, x, i);
         __threadfence();
-        atomicExch(&slots[from], reserved_word());
+        atomicExch(slot_at(from), reserved_word());
         atomicAdd(&stats[hop_detail::kDisplacements], 1ull);
       }
       if (!own) unlock(tile, b);
@@ -332,7 +353,7 @@ struct hopscotch_ref {
     bool reserved = false;
     for (std::uint32_t base = 1; base < kHopNeighbourhood; base += Tile) {
       const std::uint32_t x = base + tile.thread_rank();
-      if (x < kHopNeighbourhood) reserved |= static_cast<std::uint32_t>(load(&slots[at(h, e - x)]) >> 32) == reserved_key();
+      if (x < kHopNeighbourhood) reserved |= static_cast<std::uint32_t>(load(slot_at(at(h, e - x))) >> 32) == reserved_key();
     }
     return tile.any(reserved);
   }
@@ -341,7 +362,7 @@ struct hopscotch_ref {
   template <class Group>
   __device__ unsigned long long read_info(const Group& tile, std::uint32_t h) const {
     unsigned long long seen = 0;
-    if (tile.thread_rank() == 0) seen = load(&info[h]);
+    if (tile.thread_rank() == 0) seen = load(info_at(h));
     return tile.shfl(seen, 0);
   }
 
@@ -359,16 +380,16 @@ struct hopscotch_ref {
     std::uint32_t old = 0;
     if (locate(tile, h, static_cast<std::uint32_t>(seen), k, old) >= 0) return 0;  // updates take the lock
     for (std::uint32_t base = 0; base < kHopNeighbourhood; base += Tile) {
-      const bool empty = static_cast<std::uint32_t>(load(&slots[at(h, base + tile.thread_rank())]) >> 32) == empty_key;
+      const bool empty = static_cast<std::uint32_t>(load(slot_at(at(h, base + tile.thread_rank()))) >> 32) == empty_key;
       for (unsigned candidates = tile.ballot(empty); candidates != 0; candidates &= candidates - 1) {
         const std::uint32_t pick = base + __ffs(candidates) - 1;  // a listed slot is never empty: bit pick is clear
         bool claimed = false, listed = false;
         if (tile.thread_rank() == 0) {
-          claimed = atomicCAS(&slots[at(h, pick)], empty_word(), word) == empty_word();
+          claimed = atomicCAS(slot_at(at(h, pick)), empty_word(), word) == empty_word();
           if (claimed) {
             __threadfence();
-            listed = atomicCAS(&info[h], seen, seen + (1ull << pick) + hop_detail::kVersionOne) == seen;
-            if (!listed) atomicExch(&slots[at(h, pick)], empty_word());
+            listed = atomicCAS(info_at(h), seen, seen + (1ull << pick) + hop_detail::kVersionOne) == seen;
+            if (!listed) atomicExch(slot_at(at(h, pick)), empty_word());
           }
         }
         if (tile.shfl(claimed, 0)) return tile.shfl(listed, 0) ? kHopInserted : 0u;
@@ -390,10 +411,10 @@ struct hopscotch_ref {
     bool done = false;
     if (tile.thread_rank() == 0) {
       const unsigned long long next = (seen & ~(1ull << present)) + hop_detail::kVersionOne;
-      done = atomicCAS(&info[h], seen, next) == seen;
+      done = atomicCAS(info_at(h), seen, next) == seen;
       if (done) {
         __threadfence();
-        atomicExch(&slots[at(h, present)], empty_word());
+        atomicExch(slot_at(at(h, present)), empty_word());
       }
     }
     return tile.shfl(done, 0);
@@ -410,11 +431,11 @@ struct hopscotch_ref {
       lock(tile, h);
       std::uint32_t old = 0;
       unsigned long long info_h = 0;
-      if (tile.thread_rank() == 0) info_h = load(&info[h]);
+      if (tile.thread_rank() == 0) info_h = load(info_at(h));
       info_h = tile.shfl(info_h, 0);
       const int present = locate(tile, h, static_cast<std::uint32_t>(info_h), k, old);
       if (present >= 0) {
-        if (tile.thread_rank() == 0) atomicExch(&slots[at(h, present)], word);
+        if (tile.thread_rank() == 0) atomicExch(slot_at(at(h, present)), word);
         unlock(tile, h);
         return kHopUpdated;
       }
@@ -432,7 +453,7 @@ struct hopscotch_ref {
         const std::uint32_t closer = move_closer(tile, h, e, blocked);
         if (closer == e) {  // stuck: give the slot back
           blocked = blocked || reserved_before(tile, h, e);
-          if (tile.thread_rank() == 0) atomicExch(&slots[at(h, e)], empty_word());
+          if (tile.thread_rank() == 0) atomicExch(slot_at(at(h, e)), empty_word());
           e = capacity;
         } else {
           e = closer;
@@ -440,9 +461,9 @@ struct hopscotch_ref {
       }
       if (e < capacity) {
         if (tile.thread_rank() == 0) {
-          atomicExch(&slots[at(h, e)], word);
+          atomicExch(slot_at(at(h, e)), word);
           __threadfence();
-          atomicAdd(&info[h], (1ull << e) + hop_detail::kVersionOne);  // bit e is clear: the add sets it
+          atomicAdd(info_at(h), (1ull << e) + hop_detail::kVersionOne);  // bit e is clear: the add sets it
         }
         unlock(tile, h);
         return kHopInserted;
@@ -453,7 +474,7 @@ struct hopscotch_ref {
       // in the way, the key goes to the stash at once.
       if (!blocked || attempt == kMaxInsertAttempts) {
         if (tile.thread_rank() == 0) {
-          atomicOr(&info[h], hop_detail::kStashed);  // before the key lands: a find must know to look
+          atomicOr(info_at(h), hop_detail::kStashed);  // before the key lands: a find must know to look
           __threadfence();
         }
         tile.sync();
@@ -474,14 +495,14 @@ struct hopscotch_ref {
     if (erase_unlocked(tile, h, k)) return true;
     lock(tile, h);
     unsigned long long info_h = 0;
-    if (tile.thread_rank() == 0) info_h = load(&info[h]);
+    if (tile.thread_rank() == 0) info_h = load(info_at(h));
     info_h = tile.shfl(info_h, 0);
     std::uint32_t old = 0;
     const int present = locate(tile, h, static_cast<std::uint32_t>(info_h), k, old);
     if (present >= 0 && tile.thread_rank() == 0) {
       change_bits(h, 32, static_cast<std::uint32_t>(present));  // unlisted first, so no find sees it half-gone
       __threadfence();
-      atomicExch(&slots[at(h, present)], empty_word());
+      atomicExch(slot_at(at(h, present)), empty_word());
     }
     bool stashed = false;
     if (present < 0 && (info_h & hop_detail::kStashed)) {
@@ -514,12 +535,11 @@ class hopscotch_map {
                          graphkit::empty_value<std::uint32_t> value_sentinel = {}, cudaStream_t stream = nullptr);
 
   /// Slots of the hopscotch array; the stash adds stash_capacity() more.
-  [[nodiscard]] std::size_t capacity() const noexcept { return slots_.size(); }
+  [[nodiscard]] std::size_t capacity() const noexcept { return entries_.size() / 2; }
   [[nodiscard]] std::size_t stash_capacity() const noexcept { return stash_.size(); }
   [[nodiscard]] ref_type ref() noexcept {
-    return {slots_.data(),  info_.data(),     static_cast<std::uint32_t>(slots_.size()),
-            stash_.data(),  static_cast<std::uint32_t>(stash_.size()), empty_key_,
-            empty_value_,   counters_.data()};
+    return {entries_.data(), static_cast<std::uint32_t>(capacity()), stash_.data(),
+            static_cast<std::uint32_t>(stash_.size()), empty_key_, empty_value_, counters_.data()};
   }
 
   void insert_async(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n,
@@ -545,7 +565,8 @@ class hopscotch_map {
   void reset_counters(cudaStream_t stream);
 
   std::uint32_t empty_key_, empty_value_;
-  device_buffer<unsigned long long> slots_, info_, stash_;
+  device_buffer<unsigned long long> entries_;  ///< per slot: info word, slot word (hopscotch_ref::entries)
+  device_buffer<unsigned long long> stash_;
   device_buffer<unsigned long long> counters_;  ///< hop_detail::stat, then sentinel refusals, then a size count
 };
 

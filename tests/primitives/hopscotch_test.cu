@@ -168,16 +168,15 @@ TEST(Hopscotch, SentinelsAreRefusedAndCounted) {
   EXPECT_EQ(map.size(), 1u);
 }
 
-TEST(Hopscotch, MixedBatchFollowsTheDocumentedSemantics) {
-  GRAPHKIT_REQUIRE_GPU();
-  const std::uint64_t seed = test::fresh_seed();
-  GRAPHKIT_SEED_TRACE(seed);
+template <int Tile>
+void mixed_batch(std::uint64_t seed) {
+  SCOPED_TRACE(testing::Message() << "tile " << Tile);
   const std::size_t capacity = 1 << 15;
   const std::vector<std::uint32_t> keys = distinct_keys(capacity * 9 / 10, seed);
   const std::size_t third = keys.size() / 3;
   // Keys [0, 2 third) start in the table; [0, third) are then erased, [third, 2 third) looked up,
   // [2 third, end) inserted, and looked up while they are being inserted.
-  hopscotch_map<> map(capacity);
+  hopscotch_map<Tile> map(capacity);
   std::vector<std::uint32_t> first(keys.begin(), keys.begin() + 2 * third), first_values(2 * third);
   for (std::size_t i = 0; i < first_values.size(); ++i) first_values[i] = static_cast<std::uint32_t>(i);
   device_buffer<std::uint32_t> d_first{std::span<const std::uint32_t>(first)}, d_first_values{std::span<const std::uint32_t>(first_values)};
@@ -213,13 +212,21 @@ TEST(Hopscotch, MixedBatchFollowsTheDocumentedSemantics) {
     ASSERT_EQ(got[i], i < third ? kEmptyValue : static_cast<std::uint32_t>(i)) << "key index " << i;
 }
 
-TEST(Hopscotch, DisplacementsAtLoad95NeverHideAPresentKey) {
+TEST(Hopscotch, MixedBatchFollowsTheDocumentedSemantics) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
+  mixed_batch<32>(seed);
+  mixed_batch<8>(seed + 1);
+  mixed_batch<4>(seed + 2);
+}
+
+template <int Tile>
+void displacement_stress(std::uint64_t seed) {
+  SCOPED_TRACE(testing::Message() << "tile " << Tile);
   const std::size_t capacity = 1 << 16, resident = capacity * 95 / 100, churn = capacity / 50;
   const std::vector<std::uint32_t> keys = distinct_keys(resident + 20 * churn, seed);
-  hopscotch_map<> map(capacity);
+  hopscotch_map<Tile> map(capacity);
   std::vector<std::uint32_t> live(keys.begin(), keys.begin() + resident - churn);
   std::vector<std::uint32_t> values(live.size());
   for (std::size_t i = 0; i < live.size(); ++i) values[i] = live[i] ^ 0x5a5a5a5au;
@@ -251,6 +258,15 @@ TEST(Hopscotch, DisplacementsAtLoad95NeverHideAPresentKey) {
   }
   EXPECT_GT(displacements, 0u) << "the stress test never displaced a key";
   EXPECT_EQ(map.size(), live.size());
+}
+
+TEST(Hopscotch, DisplacementsAtLoad95NeverHideAPresentKey) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  displacement_stress<32>(seed);
+  displacement_stress<8>(seed + 1);
+  displacement_stress<4>(seed + 2);
 }
 
 }  // namespace

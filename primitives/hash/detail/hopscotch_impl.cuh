@@ -80,9 +80,11 @@ __global__ void apply_kernel(Ref t, const hop_op* ops, std::size_t n, std::uint3
   });
 }
 
-static __global__ void fill_words_kernel(unsigned long long* words, std::size_t n, unsigned long long value) {
+/// words[i] = value for i < n, every `stride`-th word from `first`.
+static __global__ void fill_words_kernel(unsigned long long* words, std::size_t n, unsigned long long value,
+                                         std::size_t first = 0, std::size_t stride = 1) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (i < n) words[i] = value;
+  if (i < n) words[first + i * stride] = value;
 }
 
 /// Entries of the hopscotch array, then of the stash (indices from capacity on).
@@ -90,7 +92,7 @@ template <class Ref>
 __global__ void retrieve_kernel(Ref t, std::uint32_t* keys, std::uint32_t* values, unsigned long long* count) {
   const std::size_t s = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (s >= std::size_t{t.capacity} + t.stash_capacity) return;
-  const unsigned long long w = s < t.capacity ? t.slots[s] : t.stash[s - t.capacity];
+  const unsigned long long w = s < t.capacity ? *t.slot_at(static_cast<std::uint32_t>(s)) : t.stash[s - t.capacity];
   const auto key = static_cast<std::uint32_t>(w >> 32);
   if (key == t.empty_key || key == t.reserved_key()) return;
   const auto j = atomicAdd(count, 1ull);
@@ -109,8 +111,7 @@ hopscotch_map<Tile, Hash>::hopscotch_map(std::size_t capacity, graphkit::empty_k
                                          graphkit::empty_value<std::uint32_t> value_sentinel, cudaStream_t stream)
     : empty_key_(key_sentinel.value),
       empty_value_(value_sentinel.value),
-      slots_(std::max<std::size_t>(capacity, kHopNeighbourhood)),
-      info_(std::max<std::size_t>(capacity, kHopNeighbourhood)),
+      entries_(2 * std::max<std::size_t>(capacity, kHopNeighbourhood)),
       stash_(hop_detail::stash_slots(capacity)),
       counters_(hop_detail::kStats + 2) {
   if (capacity + hop_detail::stash_slots(capacity) >= (std::size_t{1} << 32))
@@ -205,13 +206,13 @@ std::uint64_t hopscotch_map<Tile, Hash>::retrieve_all(std::uint32_t* d_keys_out,
 template <int Tile, class Hash>
 void hopscotch_map<Tile, Hash>::clear(cudaStream_t stream) {
   const unsigned long long empty = (static_cast<unsigned long long>(empty_key_) << 32) | empty_value_;
-  const unsigned grid = static_cast<unsigned>((slots_.size() + 255) / 256);
-  hop_detail::fill_words_kernel<<<grid, 256, 0, stream>>>(slots_.data(), slots_.size(), empty);
+  entries_.fill_bytes(0, stream);  // info words: empty bitmaps, unlocked, version 0
+  const unsigned grid = static_cast<unsigned>((capacity() + 255) / 256);
+  hop_detail::fill_words_kernel<<<grid, 256, 0, stream>>>(entries_.data(), capacity(), empty, 1, 2);
   GRAPHKIT_CHECK_LAUNCH();
   hop_detail::fill_words_kernel<<<static_cast<unsigned>((stash_.size() + 255) / 256), 256, 0, stream>>>(
       stash_.data(), stash_.size(), empty);
   GRAPHKIT_CHECK_LAUNCH();
-  info_.fill_bytes(0, stream);
   counters_.fill_bytes(0, stream);
 }
 

@@ -21,7 +21,7 @@
 
 #include "graph/detail/parallel.hpp"
 #include "graph/generate/generators.hpp"
-#include "graph/gpu/host_transfer.hpp"
+#include "graph/host_transfer.hpp"
 #include "graph/gpu/pipeline.hpp"
 
 namespace {
@@ -199,7 +199,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     std::printf("Every pipeline moves the same bytes (raw 64-bit ids in, clean 32-bit ids out, pageable host memory).\n"
-                "graphkit stages its copies through pinned memory on several host threads (graph/gpu/host_transfer.hpp);\n"
+                "graphkit stages its copies through pinned memory on several host threads (graph/host_transfer.hpp);\n"
                 "the third row gives thrust's pipeline the same copies, to compare the GPU phases alone.\n\n"
                 "| edges | duplicates | pipeline | upload ms (GB/s) | relabel ms (M edges/s) | dedup ms (M edges/s) | "
                 "GPU ms | vs thrust | download ms | end to end ms (vs thrust) | vertices | edges out | check |\n"

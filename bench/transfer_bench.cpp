@@ -1,5 +1,5 @@
 // Host <-> device copies of one large array in pageable memory: the plain
-// cudaMemcpy that most code uses, against graph/gpu/host_transfer's staged
+// cudaMemcpy that most code uses, against graph/host_transfer's staged
 // copies with 1 to 16 host threads, beside the link's ceiling (cudaMemcpy
 // from pinned memory). Host clock around each synchronous call (the host
 // memcpy's are part of the cost), median of 5 after a warm-up; every method's
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/gpu/host_transfer.hpp"
+#include "graph/host_transfer.hpp"
 
 namespace {
 

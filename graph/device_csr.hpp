@@ -2,6 +2,7 @@
 #pragma once
 
 #include "graph/csr.hpp"
+#include "graph/host_transfer.hpp"
 #include "primitives/common/device_buffer.hpp"
 
 namespace graphkit {
@@ -29,25 +30,26 @@ struct device_csr {
   }
 };
 
-/// Copies a host CSR to the device (original ids stay on the host).
-inline device_csr to_device(const csr_graph& g, cudaStream_t stream = nullptr) {
+/// Copies a host CSR to the device (original ids stay on the host), staged
+/// through pinned memory (graph/host_transfer.hpp); synchronous.
+inline device_csr to_device(const csr_graph& g) {
   device_csr d;
   d.num_vertices = g.num_vertices;
   d.directed = g.directed;
-  d.offsets = device_buffer<edge_t>(std::span<const edge_t>(g.offsets), stream);
-  d.targets = device_buffer<vertex_t>(std::span<const vertex_t>(g.targets), stream);
-  d.weights = device_buffer<weight_t>(std::span<const weight_t>(g.weights), stream);
+  d.offsets = upload(std::span<const edge_t>(g.offsets));
+  d.targets = upload(std::span<const vertex_t>(g.targets));
+  d.weights = upload(std::span<const weight_t>(g.weights));
   return d;
 }
 
-/// Copies a device CSR back (tests use this to check GPU builds).
-inline csr_graph to_host(const device_csr& d, cudaStream_t stream = nullptr) {
+/// Copies a device CSR back (the GPU build, and tests checking it), staged.
+inline csr_graph to_host(const device_csr& d) {
   csr_graph g;
   g.num_vertices = d.num_vertices;
   g.directed = d.directed;
-  g.offsets = d.offsets.to_host(stream);
-  g.targets = d.targets.to_host(stream);
-  g.weights = d.weights.to_host(stream);
+  g.offsets = download(d.offsets);
+  g.targets = download(d.targets);
+  g.weights = download(d.weights);
   return g;
 }
 

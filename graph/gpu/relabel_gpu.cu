@@ -4,7 +4,7 @@
 
 #include "graph/gpu/detail/memory.hpp"
 #include "graph/gpu/detail/sort.hpp"
-#include "graph/gpu/host_transfer.hpp"
+#include "graph/host_transfer.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/error.hpp"
 #include "primitives/hash/linear_probing_map.cuh"

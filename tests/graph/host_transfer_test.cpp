@@ -1,4 +1,4 @@
-// Staged host <-> device copies (graph/gpu/host_transfer) against plain
+// Staged host <-> device copies (graph/host_transfer) against plain
 // cudaMemcpy: every size class (empty, below the staging threshold, around
 // it, chunk remainders that leave threads uneven), several thread counts and
 // chunk sizes, random bytes with fresh seeds.
@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "graph/gpu/host_transfer.hpp"
+#include "graph/host_transfer.hpp"
 #include "tests/common/gpu_support.hpp"
 #include "tests/common/test_support.hpp"
 

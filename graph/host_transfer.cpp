@@ -1,4 +1,4 @@
-#include "graph/gpu/host_transfer.hpp"
+#include "graph/host_transfer.hpp"
 
 #include <cuda_runtime_api.h>
 

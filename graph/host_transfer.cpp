@@ -85,6 +85,8 @@ void staged_copy(direction dir, char* dst, const char* src, std::size_t bytes, c
   const auto hold = pool().reserve(threads, o.chunk_bytes);
   detail::parallel_parts(threads, [&](std::size_t t) {
     lane& l = pool().at(static_cast<unsigned>(t));
+    // A call that failed midway may have left copies in flight on this lane's chunks.
+    GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(l.stream));
     const auto [lo, hi] = detail::part_range(bytes, threads, t);
     const std::size_t chunks = (hi - lo + o.chunk_bytes - 1) / o.chunk_bytes;
     auto span_of = [&](std::size_t c) {

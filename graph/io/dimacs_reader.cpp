@@ -6,7 +6,8 @@
 
 namespace graphkit::detail {
 
-loaded_graph read_dimacs(const std::string& path, std::string_view text) {
+loaded_graph read_dimacs(const std::string& path, text_buffer&& file_text) {
+  std::string_view text = file_text.view();
   const std::size_t total_bytes = text.size();
   std::uint64_t nodes = 0, arcs = 0;
   std::size_t line_no = 0, problem_line = 0;
@@ -33,8 +34,20 @@ loaded_graph read_dimacs(const std::string& path, std::string_view text) {
     problem_line = line_no;
   }
 
-  auto parsed = parse_lines<raw_chunk>(
-      text, problem_line + 1, path, [&](raw_chunk& chunk, std::string_view line, std::size_t local) {
+  using chunk = edge_chunk<vertex_t>;
+  auto fast = [&](chunk& c, const char* p, const char* end, std::size_t local) -> const char* {
+    if (end - p < 2 || p[0] != 'a' || (p[1] != ' ' && p[1] != '\t')) return nullptr;
+    std::uint64_t f[3];
+    const char* next = nullptr;
+    if (scan_unsigned_fields(p + 1, end, f, next) != 3 || f[0] - 1 >= nodes || f[1] - 1 >= nodes ||
+        f[2] > kFastMaxWeight)
+      return nullptr;
+    c.add(f[0], f[1], static_cast<weight_t>(f[2]), local);
+    return next;
+  };
+  raw_edges<vertex_t> raw = parse_edges<vertex_t>(
+      text, problem_line + 1, path, true, 1, fast,
+      [&](chunk& chunk, std::string_view line, std::size_t local) {
         field_reader fields(line);
         if (fields.at_end() || fields.peek() == 'c') return true;
         if (fields.peek() == 'p') {
@@ -62,7 +75,7 @@ loaded_graph read_dimacs(const std::string& path, std::string_view text) {
         chunk.add(u, v, w, local);
         return true;
       });
-  raw_edges raw = merge_chunks(std::move(parsed), path);
+  file_text.release();
   if (raw.src.size() != arcs)
     throw make_input_error(path, problem_line, "the problem line promises " + std::to_string(arcs) +
                                                    " arcs, the file has " + std::to_string(raw.src.size()));
@@ -74,8 +87,8 @@ loaded_graph read_dimacs(const std::string& path, std::string_view text) {
   out.negative_weight = raw.negative_weight;
   out.graph.num_vertices = static_cast<vertex_t>(nodes);
   out.graph.directed = true;
-  out.graph.src = to_zero_based(raw.src);
-  out.graph.dst = to_zero_based(raw.dst);
+  out.graph.src = std::move(raw.src);
+  out.graph.dst = std::move(raw.dst);
   out.graph.weights = std::move(raw.weights);
   out.graph.original_ids.resize(nodes);
   for (std::uint64_t v = 0; v < nodes; ++v) out.graph.original_ids[v] = v + 1;

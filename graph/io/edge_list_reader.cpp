@@ -5,12 +5,56 @@
 #include "graph/io/detail/readers.hpp"
 
 namespace graphkit::detail {
+namespace {
 
-loaded_graph read_edge_list(const std::string& path, std::string_view text, const load_options& options) {
-  auto parsed = parse_lines<raw_chunk>(
-      text, 1, path, [](raw_chunk& chunk, std::string_view line, std::size_t local) {
+using chunk = edge_chunk<std::uint64_t>;
+
+bool is_comment_or_blank(std::string_view line) {
+  field_reader fields(line);
+  return fields.at_end() || fields.peek() == '#' || fields.peek() == '%';
+}
+
+/// Whether the first data line has a third field: the file's weightedness
+/// (a later line of the other kind is an error).
+bool first_data_line_weighted(std::string_view text) {
+  while (!text.empty()) {
+    const std::string_view line = take_line(text);
+    if (is_comment_or_blank(line)) continue;
+    int count = 0;
+    for (std::size_t i = 0; i < line.size(); ++i)
+      count += !is_blank(line[i]) && (i == 0 || is_blank(line[i - 1]));
+    return count >= 3;
+  }
+  return false;
+}
+
+}  // namespace
+
+loaded_graph read_edge_list(const std::string& path, text_buffer&& file_text, const load_options& options) {
+  std::string_view text = file_text.view();
+  const std::size_t total_bytes = text.size();
+  // Leading comments are taken off first, so that the parts' slots need no closing up.
+  std::size_t first_line = 1;
+  for (std::string_view rest = text; !rest.empty(); ++first_line) {
+    std::string_view probe = rest;
+    if (!is_comment_or_blank(take_line(probe))) break;
+    rest = probe;
+    text = rest;
+  }
+  auto fast = [](chunk& c, const char* p, const char* end, std::size_t local) -> const char* {
+    std::uint64_t f[3];
+    const char* next = nullptr;
+    const int n = scan_unsigned_fields(p, end, f, next);
+    if (n == 2) c.add(f[0], f[1], local);
+    else if (n == 3 && f[2] <= kFastMaxWeight) c.add(f[0], f[1], static_cast<weight_t>(f[2]), local);
+    else return nullptr;
+    return next;
+  };
+  raw_edges<std::uint64_t> raw = parse_edges<std::uint64_t>(
+      text, first_line, path, first_data_line_weighted(text), 0, fast,
+      [](chunk& chunk, std::string_view line, std::size_t local) {
+        if (is_comment_or_blank(line)) return true;
         field_reader fields(line);
-        if (fields.at_end() || fields.peek() == '#' || fields.peek() == '%') return true;
         std::uint64_t u = 0, v = 0;
         if (!fields.integer(u, "a source vertex id", chunk.why)) return false;
         if (fields.at_end()) {
@@ -30,11 +74,11 @@ loaded_graph read_edge_list(const std::string& path, std::string_view text, cons
         chunk.add(u, v, w, local);
         return true;
       });
-  raw_edges raw = merge_chunks(std::move(parsed), path);
+  file_text.release();
 
   loaded_graph out;
   out.format = file_format::edge_list;
-  out.bytes = text.size();
+  out.bytes = total_bytes;
   out.negative_weight_line = raw.negative_weight_line;
   out.negative_weight = raw.negative_weight;
   relabeled_edges dense = options.relabeler ? options.relabeler(raw.src, raw.dst, options.relabel)

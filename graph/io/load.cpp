@@ -45,11 +45,11 @@ loaded_graph load_graph(const std::string& path, const load_options& options) {
   nvtx_range range("graphkit::load_graph");
   const file_format format = options.format ? *options.format : detect_format(path);
   if (format == file_format::binary) return detail::read_binary(path);
-  const std::string text = detail::read_text_file(path);
+  detail::text_buffer text = detail::read_text_file(path);
   switch (format) {
-    case file_format::edge_list: return detail::read_edge_list(path, text, options);
-    case file_format::matrix_market: return detail::read_matrix_market(path, text);
-    case file_format::dimacs: return detail::read_dimacs(path, text);
+    case file_format::edge_list: return detail::read_edge_list(path, std::move(text), options);
+    case file_format::matrix_market: return detail::read_matrix_market(path, std::move(text));
+    case file_format::dimacs: return detail::read_dimacs(path, std::move(text));
     case file_format::binary: break;
   }
   throw error("load_graph: unhandled format");

@@ -90,12 +90,29 @@ mm_header read_header(const std::string& path, std::string_view& text) {
 
 }  // namespace
 
-loaded_graph read_matrix_market(const std::string& path, std::string_view text) {
+loaded_graph read_matrix_market(const std::string& path, text_buffer&& file_text) {
+  std::string_view text = file_text.view();
   const std::size_t total_bytes = text.size();
   const mm_header h = read_header(path, text);
   bool non_integral = false;  // real weights that are not whole numbers
-  auto parsed = parse_lines<raw_chunk>(
-      text, h.data_line, path, [&](raw_chunk& chunk, std::string_view line, std::size_t local) {
+  using chunk = edge_chunk<vertex_t>;
+  // Pattern and integer entries take the fast path; real values (and anything
+  // unusual) the field_reader path.
+  const int fast_fields = h.field == mm_field::pattern ? 2 : h.field == mm_field::integer ? 3 : 0;
+  auto fast = [&](chunk& c, const char* p, const char* end, std::size_t local) -> const char* {
+    if (fast_fields == 0) return nullptr;
+    std::uint64_t f[3];
+    const char* next = nullptr;
+    if (scan_unsigned_fields(p, end, f, next) != fast_fields || f[0] - 1 >= h.rows || f[1] - 1 >= h.rows)
+      return nullptr;
+    if (fast_fields == 2) c.add(f[0], f[1], local);
+    else if (f[2] <= kFastMaxWeight) c.add(f[0], f[1], static_cast<weight_t>(f[2]), local);
+    else return nullptr;
+    return next;
+  };
+  raw_edges<vertex_t> raw = parse_edges<vertex_t>(
+      text, h.data_line, path, h.field != mm_field::pattern, 1, fast,
+      [&](chunk& chunk, std::string_view line, std::size_t local) {
         field_reader fields(line);
         if (fields.at_end() || fields.peek() == '%') return true;
         std::uint64_t i = 0, j = 0;
@@ -131,7 +148,7 @@ loaded_graph read_matrix_market(const std::string& path, std::string_view text) 
         chunk.add(i, j, w, local);
         return true;
       });
-  raw_edges raw = merge_chunks(std::move(parsed), path);
+  file_text.release();
   if (raw.src.size() != h.entries)
     throw make_input_error(path, h.size_line, "the size line promises " + std::to_string(h.entries) +
                                                   " entries, the file has " + std::to_string(raw.src.size()));
@@ -141,8 +158,8 @@ loaded_graph read_matrix_market(const std::string& path, std::string_view text) 
   out.bytes = total_bytes;
   out.graph.num_vertices = static_cast<vertex_t>(h.rows);
   out.graph.directed = !h.symmetric;
-  out.graph.src = to_zero_based(raw.src);
-  out.graph.dst = to_zero_based(raw.dst);
+  out.graph.src = std::move(raw.src);
+  out.graph.dst = std::move(raw.dst);
   out.graph.original_ids.resize(h.rows);
   for (std::uint64_t v = 0; v < h.rows; ++v) out.graph.original_ids[v] = v + 1;
   if (non_integral) {

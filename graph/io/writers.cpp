@@ -7,16 +7,16 @@
 namespace graphkit::detail {
 namespace {
 
-class text_buffer {
+class text_writer {
  public:
-  explicit text_buffer(std::size_t reserve) { out_.reserve(reserve); }
-  text_buffer& operator<<(std::string_view s) {
+  explicit text_writer(std::size_t reserve) { out_.reserve(reserve); }
+  text_writer& operator<<(std::string_view s) {
     out_.append(s);
     return *this;
   }
   template <class T>
     requires std::is_integral_v<T>
-  text_buffer& operator<<(T value) {
+  text_writer& operator<<(T value) {
     char digits[24];
     const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
     out_.append(digits, end);
@@ -31,7 +31,7 @@ class text_buffer {
 }  // namespace
 
 std::string render_edge_list(const coo_graph& g) {
-  text_buffer out(g.num_edges() * 16 + 128);
+  text_writer out(g.num_edges() * 16 + 128);
   out << "# graphkit edge list: " << g.num_vertices << " vertices, " << g.num_edges() << " edges, "
       << (g.directed ? "directed" : "undirected") << "\n";
   for (std::size_t i = 0; i < g.num_edges(); ++i) {
@@ -43,7 +43,7 @@ std::string render_edge_list(const coo_graph& g) {
 }
 
 std::string render_matrix_market(const coo_graph& g) {
-  text_buffer out(g.num_edges() * 16 + 128);
+  text_writer out(g.num_edges() * 16 + 128);
   out << "%%MatrixMarket matrix coordinate " << (g.weighted() ? "integer" : "pattern") << " "
       << (g.directed ? "general" : "symmetric") << "\n";
   out << "% written by graphkit\n";
@@ -63,7 +63,7 @@ std::string render_dimacs(const coo_graph& g) {
   // DIMACS arcs are directed and weighted: an undirected edge becomes two
   // arcs, a missing weight becomes 1.
   const std::size_t arcs = g.directed ? g.num_edges() : 2 * g.num_edges();
-  text_buffer out(arcs * 20 + 128);
+  text_writer out(arcs * 20 + 128);
   out << "c written by graphkit\n";
   out << "p sp " << g.num_vertices << " " << arcs << "\n";
   auto arc = [&](vertex_t u, vertex_t v, weight_t w) {

@@ -94,6 +94,35 @@ class field_reader {
   const char* end_;
 };
 
+/// The fast path's line shape: up to MaxFields unsigned decimal fields of at
+/// most 19 digits (so no overflow), blanks (space, tab) around them, an
+/// optional CR, then LF or the end. Returns how many fields it read and sets
+/// `next` past the line; returns 0 for any other line (comments, signs, long
+/// numbers, a field too many, stray characters), which the caller hands to
+/// field_reader: it accepts every line this one does, with the same values.
+template <int MaxFields>
+inline int scan_unsigned_fields(const char* p, const char* end, std::uint64_t (&values)[MaxFields], const char*& next) {
+  int fields = 0;
+  for (;;) {
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    if (p == end || *p == '\n' || *p == '\r') break;
+    if (fields == MaxFields) return 0;
+    const char* start = p;
+    std::uint64_t v = 0;
+    while (p < end && static_cast<unsigned char>(*p - '0') < 10) v = v * 10 + static_cast<unsigned>(*p++ - '0');
+    if (p == start || p - start > 19) return 0;
+    if (p < end && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') return 0;
+    values[fields++] = v;
+  }
+  if (p < end && *p == '\r') ++p;
+  if (p < end && *p != '\n') return 0;
+  next = p < end ? p + 1 : p;
+  return fields;
+}
+
+/// Weights the fast path may take as they are (larger ones go to the checks).
+inline constexpr std::uint64_t kFastMaxWeight = std::numeric_limits<std::int32_t>::max();
+
 /// Narrows a parsed 64-bit weight to weight_t range, or explains why not.
 inline bool narrow_weight(std::int64_t wide, std::int32_t& out, std::string& why) {
   if (wide < std::numeric_limits<std::int32_t>::min() || wide > std::numeric_limits<std::int32_t>::max()) {

@@ -1,14 +1,44 @@
-// Whole-file reads for the text loaders: plain files in one read, gzip streams
-// (told by their magic bytes, not their name) through zlib.
+// Whole-file reads for the text loaders: plain files by several threads at
+// once, gzip streams (told by their magic bytes, not their name) through zlib.
+//
+// Why several readers: one read() of a page-cached file copies at ~7 GB/s on
+// our H100 host, 16 readers on disjoint ranges at ~19 GB/s; and the buffer's
+// fresh pages, faulted in one by one, would cost more than the copy, so the
+// buffer asks for huge pages and each reader faults in its own range.
 #pragma once
 
+#include <cstddef>
+#include <memory>
 #include <string>
+#include <string_view>
 
 namespace graphkit::detail {
 
-/// The file's bytes, decompressed if it is gzip. Throws input_error naming the
-/// file when it is missing, unreadable, or a truncated/corrupt gzip stream.
-std::string read_text_file(const std::string& path);
+/// A file's bytes in memory the loader owns; moved, never copied.
+class text_buffer {
+ public:
+  text_buffer() = default;
+  /// Takes `data` (from std::malloc or std::aligned_alloc) holding `size` bytes.
+  text_buffer(char* data, std::size_t size) : data_(data), size_(size) {}
+
+  [[nodiscard]] std::string_view view() const noexcept { return {data_.get(), size_}; }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  /// Frees the bytes now (the parsed edges outlive the text).
+  void release() noexcept { data_.reset(), size_ = 0; }
+
+ private:
+  struct freer {
+    void operator()(char* p) const noexcept;
+  };
+  std::unique_ptr<char, freer> data_;
+  std::size_t size_ = 0;
+};
+
+/// The file's bytes, decompressed if it is gzip, read by up to `threads`
+/// threads (0: every hardware thread) where the file is plain. Throws
+/// input_error naming the file when it is missing, unreadable, or a
+/// truncated/corrupt gzip stream.
+text_buffer read_text_file(const std::string& path, unsigned threads = 0);
 
 /// True when the file starts with the gzip magic bytes.
 bool is_gzip_file(const std::string& path);

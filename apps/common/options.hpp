@@ -12,6 +12,7 @@
 #include "apps/common/report.hpp"
 #include "graph/build.hpp"
 #include "graph/csr.hpp"
+#include "graph/device_csr.hpp"
 #include "graph/io/load.hpp"
 
 namespace graphkit::apps {
@@ -57,9 +58,23 @@ struct input_info {
 coo_graph load_input(const common_options& options, report& r, input_info& info,
                      relabel_order order = relabel_order::sorted);
 
+/// What the build phase hands an app. On the CPU path `host` is the whole
+/// CSR. On the GPU path the CSR stays where the GPU build made it, in
+/// `device`, for the solver to take without a round trip through the host;
+/// `host` holds its shape (offsets, original ids) until fetch_adjacency().
+struct built_graph {
+  csr_graph host;
+  device_csr device;
+
+  /// Copies the neighbour lists and weights down into `host` (for the
+  /// oracles); on the GPU path, call it before the solver takes `device`.
+  void fetch_adjacency();
+};
+
 /// Runs the "build" phase: clean() with the app's rules plus --symmetrize and
-/// --random-weights, then the CSR build. Reports vertices, edges and removals.
-csr_graph build_input(coo_graph&& g, const common_options& options, clean_options rules, report& r);
+/// --random-weights, then the CSR build (on the GPU for --device gpu).
+/// Reports vertices, edges and removals.
+built_graph build_input(coo_graph&& g, const common_options& options, clean_options rules, report& r);
 
 /// Maps an original vertex id (as the input file spells it) to its dense id.
 /// Throws input_error naming the id when the graph has no such vertex.

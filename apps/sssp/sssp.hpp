@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "apps/common/report.hpp"
 #include "graph/csr.hpp"
+#include "graph/device_csr.hpp"
 
 namespace graphkit::sssp {
 
@@ -62,6 +64,8 @@ inline constexpr double kDeltaFullEdges = 67108864.0;  // 2^26
 /// early, narrower still, and so do big graphs, whose buckets fill the GPU anyway.
 std::uint64_t heuristic_delta(const csr_graph& g);
 std::uint64_t heuristic_delta(const graph_profile& p);
+/// The profile of a graph of `num_vertices` from its CSR offsets and the sum of its weights.
+graph_profile profile_of(vertex_t num_vertices, std::span<const edge_t> offsets, double weight_sum);
 
 /// What one GPU run did, for the report.
 struct gpu_stats {
@@ -79,7 +83,11 @@ struct gpu_stats {
 /// graph; run() may be called for many sources.
 class gpu_solver {
  public:
+  /// Uploads `g`.
   explicit gpu_solver(const csr_graph& g);
+  /// Takes a CSR already on the device (the GPU build's); `host_offsets` is
+  /// its offsets array on the host, for the default delta.
+  gpu_solver(device_csr&& g, std::span<const edge_t> host_offsets);
   ~gpu_solver();
   gpu_solver(const gpu_solver&) = delete;
   gpu_solver& operator=(const gpu_solver&) = delete;

@@ -42,7 +42,9 @@ int run(apps::common_options& o, bool per_vertex, const std::string& method_text
   rules.symmetrize = true;
   rules.drop_self_loops = true;
   rules.drop_duplicates = true;
-  const csr_graph g = apps::build_input(std::move(coo), o, rules, r);
+  apps::built_graph built = apps::build_input(std::move(coo), o, rules, r);
+  if (o.validate || !on_gpu) built.fetch_adjacency();  // the oracles read the host copy
+  const csr_graph& g = built.host;
 
   result res;
   std::vector<double> times;
@@ -52,7 +54,7 @@ int run(apps::common_options& o, bool per_vertex, const std::string& method_text
   if (on_gpu) {
     {
       apps::phase_timer timer(r, "upload");
-      counter = std::make_unique<gpu_counter>(g);
+      counter = std::make_unique<gpu_counter>(std::move(built.device));  // already on the device
     }
     counter->run(chosen, per_vertex, stats);  // warm-up: module load, scratch pools
     for (int t = 0; t < o.trials; ++t) {

@@ -10,6 +10,7 @@
 
 #include "apps/common/report.hpp"
 #include "graph/csr.hpp"
+#include "graph/device_csr.hpp"
 
 namespace graphkit::tricount {
 
@@ -58,7 +59,10 @@ struct gpu_stats {
 /// simple) graph; run() orients it, classifies vertices and counts.
 class gpu_counter {
  public:
+  /// Uploads `g`.
   explicit gpu_counter(const csr_graph& g);
+  /// Takes a CSR already on the device (the GPU build's).
+  explicit gpu_counter(device_csr&& g);
   ~gpu_counter();
   gpu_counter(const gpu_counter&) = delete;
   gpu_counter& operator=(const gpu_counter&) = delete;

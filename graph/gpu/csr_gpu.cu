@@ -1,5 +1,8 @@
 // to_csr_on_gpu: the directed arcs, multisplit by source range, each range
 // sorted, offsets from a histogram of sources.
+#include <thrust/execution_policy.h>
+#include <thrust/transform_reduce.h>
+
 #include <algorithm>
 #include <limits>
 
@@ -107,6 +110,34 @@ device_csr to_csr_device(const device_edges& g) {
           cudaMemcpy(out.weights.data(), split_weights.data(), arcs * sizeof(weight_t), cudaMemcpyDeviceToDevice));
   }
   return out;
+}
+
+namespace {
+
+struct weight_triple {
+  double sum;
+  weight_t min, max;
+};
+struct as_triple {
+  __device__ weight_triple operator()(weight_t w) const { return {static_cast<double>(w), w, w}; }
+};
+struct combine_triples {
+  __device__ weight_triple operator()(const weight_triple& a, const weight_triple& b) const {
+    return {a.sum + b.sum, a.min < b.min ? a.min : b.min, a.max > b.max ? a.max : b.max};
+  }
+};
+
+}  // namespace
+
+weight_summary summarize_weights(const device_csr& g) {
+  const edge_t m = g.num_edges();
+  if (g.weights.empty() || m == 0) return {static_cast<double>(m), 1, 1};
+  const weight_triple t = thrust::transform_reduce(
+      thrust::device, g.weights.data(), g.weights.data() + m, as_triple{},
+      weight_triple{0.0, std::numeric_limits<weight_t>::max(), std::numeric_limits<weight_t>::min()},
+      combine_triples{});
+  GRAPHKIT_CHECK_LAUNCH();
+  return {t.sum, t.min, t.max};
 }
 
 }  // namespace graphkit

@@ -56,6 +56,14 @@ clean_stats clean_device(device_edges& g, const clean_options& options);
 /// to_csr_on_gpu on device edges.
 device_csr to_csr_device(const device_edges& g);
 
+/// Sum, minimum and maximum of a device CSR's weights (1, 1, 1 per arc when
+/// unweighted): what the solvers' heuristics need, without a host copy.
+struct weight_summary {
+  double sum = 0;
+  weight_t min = 1, max = 1;
+};
+weight_summary summarize_weights(const device_csr& g);
+
 /// Copies between the host and the device forms (the host graph's
 /// original_ids stay where they are).
 device_edges to_device(const coo_graph& g);

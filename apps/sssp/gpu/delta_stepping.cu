@@ -20,6 +20,7 @@
 #include "apps/sssp/gpu/relax.cuh"
 #include "apps/sssp/sssp.hpp"
 #include "graph/device_csr.hpp"
+#include "graph/gpu/pipeline.hpp"
 #include "primitives/common/cuda_event.hpp"
 #include "primitives/common/error.hpp"
 #include "primitives/common/nvtx.hpp"
@@ -39,10 +40,9 @@ __global__ void init_distances_kernel(Dist* dist, vertex_t n, vertex_t source) {
 
 /// Whether every finite distance fits 32 bits with UINT32_MAX left to mean
 /// "unreached": a shortest path has at most n - 1 edges.
-bool distances_fit_32_bits(const csr_graph& g) {
-  const weight_t max_weight = g.weights.empty() ? 1 : *std::max_element(g.weights.begin(), g.weights.end());
-  const std::uint64_t hops = g.num_vertices > 0 ? g.num_vertices - 1 : 0;
-  return static_cast<std::uint64_t>(max_weight) * hops < UINT32_MAX;
+bool distances_fit_32_bits(vertex_t num_vertices, weight_t max_weight) {
+  const std::uint64_t hops = num_vertices > 0 ? num_vertices - 1 : 0;
+  return static_cast<std::uint64_t>(std::max<weight_t>(max_weight, 1)) * hops < UINT32_MAX;
 }
 
 /// Copies a trivially copyable T word by word, the block's threads together,
@@ -94,20 +94,21 @@ unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned
 }  // namespace
 
 struct gpu_solver::state {
-  explicit state(const csr_graph& g)
-      : graph(to_device(g)),
-        n(std::max<std::size_t>(g.num_vertices, 1)),
-        narrow(distances_fit_32_bits(g)),
+  /// `g` on the device; `offsets` its host copy, for the default delta.
+  state(device_csr&& g, std::span<const edge_t> offsets, const weight_summary& weights)
+      : graph(std::move(g)),
+        n(std::max<std::size_t>(graph.num_vertices, 1)),
+        narrow(distances_fit_32_bits(graph.num_vertices, weights.max)),
         dist32(narrow ? n : 0),
         dist64(narrow ? 0 : n),
         // kEpochBuckets lists and the frontier of n entries, two far lists of 2n.
         lists((detail::kEpochBuckets + 1) * n + 2 * 2 * n),
-        chunks(detail::chunk_capacity(g.num_edges())),
+        chunks(detail::chunk_capacity(graph.num_edges())),
         mask_words((n + 31) / 32),
         masks(3 * mask_words),
         ctl(1),
         counters(3),
-        heuristic(heuristic_delta(g)) {
+        heuristic(heuristic_delta(profile_of(graph.num_vertices, offsets, weights.sum))) {
     GRAPHKIT_CUDA_TRY(cudaMallocHost(&host_ctl, sizeof(control)));
     int device = 0, cooperative = 0, sms = 0, per_sm = 0;
     GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
@@ -194,24 +195,29 @@ struct gpu_solver::state {
   }
 };
 
-std::uint64_t heuristic_delta(const csr_graph& g) {
-  if (g.num_edges() == 0) return 1;
+graph_profile profile_of(vertex_t num_vertices, std::span<const edge_t> offsets, double weight_sum) {
   graph_profile p;
-  p.edges = static_cast<double>(g.num_edges());
-  if (g.weighted()) {
-    double sum = 0;
-    for (const weight_t w : g.weights) sum += w;
-    p.mean_weight = sum / p.edges;
-  }
-  const double n = g.num_vertices;
+  p.edges = static_cast<double>(offsets.back());
+  if (p.edges == 0) return p;
+  p.mean_weight = weight_sum / p.edges;
+  const double n = num_vertices;
   p.mean_degree = p.edges / n;
   double squares = 0;
-  for (vertex_t v = 0; v < g.num_vertices; ++v) {
-    const auto d = static_cast<double>(g.offsets[v + 1] - g.offsets[v]);
+  for (vertex_t v = 0; v < num_vertices; ++v) {
+    const auto d = static_cast<double>(offsets[v + 1] - offsets[v]);
     squares += d * d;
   }
   p.rms_degree = std::sqrt(squares / n);
-  return heuristic_delta(p);
+  return p;
+}
+
+std::uint64_t heuristic_delta(const csr_graph& g) {
+  double sum = static_cast<double>(g.num_edges());  // weight 1 per edge when unweighted
+  if (g.weighted()) {
+    sum = 0;
+    for (const weight_t w : g.weights) sum += w;
+  }
+  return heuristic_delta(profile_of(g.num_vertices, g.offsets, sum));
 }
 
 std::uint64_t heuristic_delta(const graph_profile& p) {
@@ -225,7 +231,15 @@ std::uint64_t heuristic_delta(const graph_profile& p) {
   return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(delta)));
 }
 
-gpu_solver::gpu_solver(const csr_graph& g) : state_(std::make_unique<state>(g)) {}
+gpu_solver::gpu_solver(const csr_graph& g) {
+  device_csr d = to_device(g);
+  const weight_summary weights = summarize_weights(d);
+  state_ = std::make_unique<state>(std::move(d), g.offsets, weights);
+}
+gpu_solver::gpu_solver(device_csr&& g, std::span<const edge_t> host_offsets) {
+  const weight_summary weights = summarize_weights(g);
+  state_ = std::make_unique<state>(std::move(g), host_offsets, weights);
+}
 gpu_solver::~gpu_solver() = default;
 
 result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& stats) {

@@ -46,14 +46,14 @@ method auto_method(vertex_t num_vertices, vertex_class) {
 }
 
 struct gpu_counter::state {
-  explicit state(const csr_graph& g)
-      : graph(to_device(g)),
-        num_undirected_edges(g.num_edges() / 2),
-        out_degree(std::size_t{g.num_vertices} + 1),
+  explicit state(device_csr&& g)
+      : graph(std::move(g)),
+        num_undirected_edges(graph.num_edges() / 2),
+        out_degree(std::size_t{graph.num_vertices} + 1),
         out_targets(std::max<std::size_t>(num_undirected_edges, 1)),
-        class_of(std::max<std::size_t>(g.num_vertices, 1)),
-        ids(std::max<std::size_t>(g.num_vertices, 1)),
-        ordered(std::max<std::size_t>(g.num_vertices, 1)),
+        class_of(std::max<std::size_t>(graph.num_vertices, 1)),
+        ids(std::max<std::size_t>(graph.num_vertices, 1)),
+        ordered(std::max<std::size_t>(graph.num_vertices, 1)),
         counters(2) {
     int device = 0;
     GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
@@ -164,8 +164,10 @@ struct gpu_counter::state {
   }
 };
 
-gpu_counter::gpu_counter(const csr_graph& g) : state_(std::make_unique<state>(g)) {
+gpu_counter::gpu_counter(const csr_graph& g) : gpu_counter(to_device(g)) {}
+gpu_counter::gpu_counter(device_csr&& g) {
   if (g.directed) throw error("tricount: the GPU counter needs the symmetrized graph");
+  state_ = std::make_unique<state>(std::move(g));
 }
 gpu_counter::~gpu_counter() = default;
 

@@ -4,6 +4,7 @@
 // weighted and unweighted), edge sizes 0 and 1, and the shipped datasets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "graph/build.hpp"
@@ -206,4 +207,35 @@ TEST(PipelineGpu, ShippedDatasetsCleanAndBuildAsOnTheHost) {
 }
 
 }  // namespace
+TEST(PipelineGpu, WeightSummaryMatchesTheHost) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  for (const std::size_t m : {std::size_t{0}, std::size_t{1}, std::size_t{100003}}) {
+    coo_graph g;
+    g.num_vertices = 1000;
+    std::uniform_int_distribution<vertex_t> vertex(0, 999);
+    std::uniform_int_distribution<weight_t> weight(-50, 1 << 20);
+    for (std::size_t i = 0; i < m; ++i) g.src.push_back(vertex(rng)), g.dst.push_back(vertex(rng)), g.weights.push_back(weight(rng));
+    const csr_graph host = to_csr(coo_graph(g));
+    const weight_summary got = summarize_weights(to_device(host));
+    if (m == 0) {
+      EXPECT_EQ(got.sum, 0.0);
+      continue;
+    }
+    double sum = 0;
+    for (const weight_t w : host.weights) sum += w;
+    EXPECT_EQ(got.sum, sum) << m;
+    EXPECT_EQ(got.min, *std::min_element(host.weights.begin(), host.weights.end()));
+    EXPECT_EQ(got.max, *std::max_element(host.weights.begin(), host.weights.end()));
+    g.weights.clear();  // unweighted: weight 1 per arc
+    const csr_graph plain = to_csr(std::move(g));
+    const weight_summary ones = summarize_weights(to_device(plain));
+    EXPECT_EQ(ones.sum, static_cast<double>(plain.num_edges()));
+    EXPECT_EQ(ones.min, 1);
+    EXPECT_EQ(ones.max, 1);
+  }
+}
+
 }  // namespace graphkit

@@ -138,9 +138,8 @@ int main(int argc, char** argv) {
     device_csr csr;
     const double gpu_s = median_seconds(trials, [&] {
       loaded_graph l = load_graph(f, on_gpu);
-      device_edges d = to_device(l.graph);
-      clean_device(d, rules);
-      csr = to_csr_device(d);
+      clean_stats stats;
+      csr = build_csr_device(to_device(l.graph), rules, stats);
     });
     row("gpu", "load + build", gpu_s, csr.num_edges() == 2 * g.num_edges());
   }

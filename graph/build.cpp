@@ -10,11 +10,6 @@
 
 namespace graphkit {
 
-weight_t random_weight(std::uint64_t seed, std::uint64_t i, weight_t max_weight) {
-  const std::uint64_t r = detail::mix64(detail::mix64(seed) ^ i);
-  return static_cast<weight_t>(r % static_cast<std::uint64_t>(max_weight)) + 1;
-}
-
 void assign_random_weights(coo_graph& g, std::uint64_t seed, weight_t max_weight) {
   g.weights.resize(g.num_edges());
   for (std::size_t i = 0; i < g.weights.size(); ++i) g.weights[i] = random_weight(seed, i, max_weight);

@@ -7,6 +7,7 @@
 
 #include "graph/coo.hpp"
 #include "graph/csr.hpp"
+#include "graph/detail/parallel.hpp"
 
 namespace graphkit {
 
@@ -45,7 +46,11 @@ csr_graph to_csr(coo_graph&& g);
 void assign_random_weights(coo_graph& g, std::uint64_t seed, weight_t max_weight = 255);
 
 /// Weight of edge i under a seed, uniform in [1, max_weight]; a pure function
-/// of (seed, i) so that generators, loaders and tests agree at any thread count.
-weight_t random_weight(std::uint64_t seed, std::uint64_t i, weight_t max_weight);
+/// of (seed, i) so that generators, loaders, the GPU build and tests agree at
+/// any thread count (constexpr, so that device code calls it too).
+constexpr weight_t random_weight(std::uint64_t seed, std::uint64_t i, weight_t max_weight) {
+  const std::uint64_t r = detail::mix64(detail::mix64(seed) ^ i);
+  return static_cast<weight_t>(r % static_cast<std::uint64_t>(max_weight)) + 1;
+}
 
 }  // namespace graphkit

@@ -95,16 +95,12 @@ built_graph build_input(coo_graph&& g, const common_options& o, clean_options ru
   {
     phase_timer timer(r, "build");
     if (o.device == "gpu") {
-      // The GPU pipeline: dedup in its hash table (when the app drops
-      // duplicates), CSR by multisplit, the edges staying on the device in
-      // between and the CSR after; the host gets its offsets only.
-      if (!rules.drop_duplicates) stats = clean(g, rules);
-      else if (rules.random_weights) assign_random_weights(g, rules.seed, rules.max_random_weight);
+      // The GPU build (clean and CSR in one sort); the CSR stays on the
+      // device, the host gets its offsets only.
       out.host.original_ids = std::move(g.original_ids);
       device_edges d = to_device(g);
       g = {};
-      if (rules.drop_duplicates) stats = clean_device(d, rules);
-      out.device = to_csr_device(d);
+      out.device = build_csr_device(std::move(d), rules, stats);
       out.host.num_vertices = out.device.num_vertices;
       out.host.directed = out.device.directed;
       out.host.offsets = download(out.device.offsets);

@@ -8,6 +8,7 @@
 #include "graph/host_transfer.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/error.hpp"
+#include "primitives/common/launch.hpp"
 #include "primitives/hash/linear_probing_map.cuh"
 
 namespace graphkit {
@@ -19,8 +20,6 @@ using edge_ref = edge_map::ref_type;
 constexpr std::uint64_t kNoEdge = std::numeric_limits<std::uint64_t>::max();
 constexpr long long kMaxWeight = std::numeric_limits<weight_t>::max();
 constexpr long long kMinWeight = std::numeric_limits<weight_t>::min();
-
-unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + 255) / 256); }
 
 struct aggregates {
   int* min;                  // per slot
@@ -94,13 +93,6 @@ __global__ void unpack_edges_kernel(const std::uint64_t* keys, std::size_t n, ve
 __global__ void fill_kernel(int* data, std::size_t n, int value) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) data[i] = value;
-}
-
-template <class T>
-T read_one(const T* d) {
-  T value{};
-  GRAPHKIT_CUDA_TRY(cudaMemcpy(&value, d, sizeof value, cudaMemcpyDeviceToHost));
-  return value;
 }
 
 }  // namespace

@@ -11,9 +11,11 @@
 //                    edges), self-loops dropped, duplicates merged in a hash
 //                    table whose slot index keys the kept weight (min, sum, or
 //                    the first position's), the survivors sorted by (u, v);
-//   to_csr_on_gpu    both directions of undirected edges, multisplit into
-//                    source ranges, each range sorted on the bits it still
-//                    needs, offsets from a histogram of sources.
+//   build_csr_device clean() and to_csr() in one: the arcs (both directions of
+//                    undirected edges) as (source, target) keys, one stable
+//                    radix sort, runs of equal arcs merged, the CSR read off
+//                    the sorted keys (graph/gpu/build_gpu.cu says why that is
+//                    clean()'s result); to_csr_on_gpu is it without cleaning.
 //
 // Each step has a device form (edges stay on the GPU from one step to the
 // next, as in the apps' build and the benchmark) and a host form that copies
@@ -53,8 +55,13 @@ device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_ord
 /// clean_on_gpu on device edges, in place (random weights are the caller's).
 clean_stats clean_device(device_edges& g, const clean_options& options);
 
-/// to_csr_on_gpu on device edges.
-device_csr to_csr_device(const device_edges& g);
+/// clean() then to_csr() on device edges, which it consumes: symmetrize,
+/// self-loops and duplicates as `options` say (random weights too), the CSR
+/// with sorted neighbour lists. `stats` as clean() reports them.
+device_csr build_csr_device(device_edges&& g, const clean_options& options, clean_stats& stats);
+
+/// Replaces g's weights with random_weight(seed, i, max_weight), on the device.
+void assign_random_weights(device_edges& g, std::uint64_t seed, weight_t max_weight = 255);
 
 /// Sum, minimum and maximum of a device CSR's weights (1, 1, 1 per arc when
 /// unweighted): what the solvers' heuristics need, without a host copy.

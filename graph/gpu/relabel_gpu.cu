@@ -7,6 +7,7 @@
 #include "graph/host_transfer.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/error.hpp"
+#include "primitives/common/launch.hpp"
 #include "primitives/hash/linear_probing_map.cuh"
 
 namespace graphkit {
@@ -18,8 +19,6 @@ using id_ref = id_map::ref_type;
 // that one id bypasses the table: it is counted apart and ranked apart.
 constexpr std::uint64_t kEmptyId = std::numeric_limits<std::uint64_t>::max();
 constexpr std::uint32_t kNoRank = std::numeric_limits<std::uint32_t>::max();
-
-unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + 255) / 256); }
 
 /// Endpoint i of the 2E laid out as [src..., dst...]; its first-seen position
 /// interleaves them (src of edge e at 2e, dst at 2e + 1), as relabel() scans.
@@ -78,13 +77,6 @@ __global__ void translate_kernel(id_ref table, const std::uint64_t* ids, std::si
 __global__ void find_rank_kernel(const std::uint64_t* ordered, std::size_t n, std::uint32_t* rank) {
   const std::size_t r = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (r < n && ordered[r] == kEmptyId) *rank = static_cast<std::uint32_t>(r);
-}
-
-template <class T>
-T read_one(const T* d) {
-  T value{};
-  GRAPHKIT_CUDA_TRY(cudaMemcpy(&value, d, sizeof value, cudaMemcpyDeviceToHost));
-  return value;
 }
 
 }  // namespace

@@ -1,5 +1,10 @@
 // CUB sorts and scans for the GPU pipeline (see detail/sort.hpp).
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_select.cuh>
+#include <cuda/functional>
+#include <cuda/std/functional>
+#include <thrust/iterator/transform_iterator.h>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_radix_sort.cuh>
 
@@ -7,6 +12,7 @@
 
 #include "graph/gpu/detail/sort.hpp"
 #include "primitives/common/error.hpp"
+#include "primitives/common/launch.hpp"
 
 namespace graphkit::detail {
 namespace {
@@ -67,6 +73,77 @@ void sort_segments(device_buffer<std::uint64_t>& keys, device_buffer<std::int32_
   });
   keys = std::move(keys_out);
   values = std::move(values_out);
+}
+
+void sort_keys_ping_pong(device_buffer<std::uint64_t>& keys, device_buffer<std::uint64_t>& keys_alt, std::size_t n,
+                         int end_bit) {
+  if (n < 2) return;
+  cub::DoubleBuffer<std::uint64_t> k(keys.data(), keys_alt.data());
+  with_temp([&](void* temp, std::size_t& bytes) {
+    return cub::DeviceRadixSort::SortKeys(temp, bytes, k, n, 0, end_bit);
+  });
+  if (k.Current() != keys.data()) std::swap(keys, keys_alt);
+}
+
+void sort_pairs_ping_pong(device_buffer<std::uint64_t>& keys, device_buffer<std::uint64_t>& keys_alt,
+                          device_buffer<std::int32_t>& values, device_buffer<std::int32_t>& values_alt, std::size_t n,
+                          int end_bit) {
+  if (n < 2) return;
+  cub::DoubleBuffer<std::uint64_t> k(keys.data(), keys_alt.data());
+  cub::DoubleBuffer<std::int32_t> v(values.data(), values_alt.data());
+  with_temp([&](void* temp, std::size_t& bytes) {
+    return cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, n, 0, end_bit);
+  });
+  if (k.Current() != keys.data()) std::swap(keys, keys_alt);
+  if (v.Current() != values.data()) std::swap(values, values_alt);
+}
+
+namespace {
+
+/// Runs a CUB call that reports a count on the device, and returns the count.
+template <class Call>
+std::size_t counted(Call&& call) {
+  device_buffer<unsigned long long> count(1);
+  with_temp([&](void* temp, std::size_t& bytes) { return call(temp, bytes, count.data()); });
+  return read_one(count.data());
+}
+
+struct widen {
+  __device__ std::int64_t operator()(std::int32_t w) const { return w; }
+};
+
+}  // namespace
+
+std::size_t unique_keys(const std::uint64_t* keys, std::size_t n, std::uint64_t* keys_out) {
+  if (n == 0) return 0;
+  return counted([&](void* temp, std::size_t& bytes, unsigned long long* count) {
+    return cub::DeviceSelect::Unique(temp, bytes, keys, keys_out, count, n);
+  });
+}
+
+std::size_t unique_pairs_first(const std::uint64_t* keys, const std::int32_t* values, std::size_t n,
+                               std::uint64_t* keys_out, std::int32_t* values_out) {
+  if (n == 0) return 0;
+  return counted([&](void* temp, std::size_t& bytes, unsigned long long* count) {
+    return cub::DeviceSelect::UniqueByKey(temp, bytes, keys, values, keys_out, values_out, count, n);
+  });
+}
+
+std::size_t unique_pairs_min(const std::uint64_t* keys, const std::int32_t* values, std::size_t n,
+                             std::uint64_t* keys_out, std::int32_t* values_out) {
+  if (n == 0) return 0;
+  return counted([&](void* temp, std::size_t& bytes, unsigned long long* count) {
+    return cub::DeviceReduce::ReduceByKey(temp, bytes, keys, keys_out, values, values_out, count, cuda::minimum<>{}, n);
+  });
+}
+
+std::size_t unique_pairs_sum(const std::uint64_t* keys, const std::int32_t* values, std::size_t n,
+                             std::uint64_t* keys_out, std::int64_t* sums_out) {
+  if (n == 0) return 0;
+  const auto wide = thrust::make_transform_iterator(values, widen{});
+  return counted([&](void* temp, std::size_t& bytes, unsigned long long* count) {
+    return cub::DeviceReduce::ReduceByKey(temp, bytes, keys, keys_out, wide, sums_out, count, cuda::std::plus<>{}, n);
+  });
 }
 
 void exclusive_scan(std::uint64_t* data, std::size_t n) {

@@ -191,6 +191,98 @@ TEST(PipelineGpu, CsrMatchesTheHostWithLoopsAndDuplicatesKept) {
   expect_same_csr(to_csr(coo_graph(one)), to_csr_on_gpu(one));
 }
 
+/// clean() then to_csr() on the host: what build_csr_device must give.
+csr_graph host_build(coo_graph g, const clean_options& o, clean_stats& stats) {
+  stats = clean(g, o);
+  return to_csr(std::move(g));
+}
+
+TEST(PipelineGpu, OneSortBuildMatchesCleanThenCsrForEveryOption) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  for (const double dup : {0.0, 0.5, 0.99}) {
+    const raw_list r = dirty_edges(seed + static_cast<std::uint64_t>(dup * 100), 30000, 4096, 12, dup);
+    for (const bool weighted : {false, true}) {
+      for (const bool directed : {true, false}) {
+        for (const bool symmetrize : {false, true}) {
+          for (const bool drop_loops : {false, true}) {
+            for (const bool drop_duplicates : {false, true}) {
+              for (const duplicate_weight keep : {duplicate_weight::min, duplicate_weight::first, duplicate_weight::sum}) {
+                SCOPED_TRACE("duplicates " + std::to_string(dup) + (weighted ? ", weighted" : "") +
+                             (directed ? ", directed" : "") + (symmetrize ? ", symmetrize" : "") +
+                             (drop_loops ? ", drop loops" : "") + (drop_duplicates ? ", drop duplicates" : "") +
+                             ", keep " + std::to_string(static_cast<int>(keep)));
+                clean_options o;
+                o.symmetrize = symmetrize;
+                o.drop_self_loops = drop_loops;
+                o.drop_duplicates = drop_duplicates;
+                o.keep = keep;
+                const coo_graph g = as_coo(r, weighted, directed);
+                clean_stats want_stats, got_stats;
+                const csr_graph want = host_build(g, o, want_stats);
+                expect_same_csr(want, build_csr_device(to_device(g), o, got_stats));
+                EXPECT_EQ(want_stats.input_edges, got_stats.input_edges);
+                EXPECT_EQ(want_stats.self_loops_removed, got_stats.self_loops_removed);
+                EXPECT_EQ(want_stats.duplicates_removed, got_stats.duplicates_removed);
+                if (!weighted || !drop_duplicates) break;  // the keep rule only matters when weights merge
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(PipelineGpu, OneSortBuildOfZeroAndOneEdgesAndRandomWeights) {
+  GRAPHKIT_REQUIRE_GPU();
+  clean_options o;
+  o.symmetrize = o.drop_self_loops = o.drop_duplicates = true;
+  coo_graph empty, loop, one, top_loop;
+  empty.num_vertices = 3;
+  loop.num_vertices = one.num_vertices = 2;
+  loop.src = {1}, loop.dst = {1};
+  one.src = {1}, one.dst = {0};
+  // n a power of two: the last vertex's self-loop is the largest key there can be.
+  top_loop.num_vertices = 4, top_loop.src = {3, 0, 3}, top_loop.dst = {3, 3, 3};
+  for (const coo_graph* g : {&empty, &loop, &one, &top_loop}) {
+    for (const bool drop_loops : {true, false}) {
+      o.drop_self_loops = drop_loops;
+      clean_stats want_stats, got_stats;
+      expect_same_csr(host_build(*g, o, want_stats), build_csr_device(to_device(*g), o, got_stats));
+      EXPECT_EQ(want_stats.self_loops_removed, got_stats.self_loops_removed);
+      EXPECT_EQ(want_stats.duplicates_removed, got_stats.duplicates_removed);
+    }
+  }
+  // Random weights are drawn per input edge before anything merges, on either side.
+  const raw_list r = dirty_edges(test::fresh_seed(), 5000, 300, 20, 0.5);
+  o.random_weights = true;
+  o.seed = 7;
+  clean_stats want_stats, got_stats;
+  const coo_graph g = as_coo(r, false, true);
+  expect_same_csr(host_build(g, o, want_stats), build_csr_device(to_device(g), o, got_stats));
+}
+
+TEST(PipelineGpu, OneSortBuildReportsASumThatOverflowsLikeTheHost) {
+  GRAPHKIT_REQUIRE_GPU();
+  coo_graph g;
+  g.num_vertices = 3;
+  g.directed = false;
+  g.src = {1, 2, 0, 1, 2};
+  g.dst = {0, 1, 1, 2, 0};
+  g.weights = {2'000'000'000, 5, 2'000'000'000, -2'000'000'000, 7};
+  clean_options o;
+  o.drop_duplicates = true;
+  o.keep = duplicate_weight::sum;
+  std::string host_message, gpu_message;
+  clean_stats stats;
+  try { host_build(g, o, stats); } catch (const error& e) { host_message = e.what(); }
+  try { build_csr_device(to_device(g), o, stats); } catch (const error& e) { gpu_message = e.what(); }
+  EXPECT_FALSE(host_message.empty());
+  EXPECT_EQ(host_message, gpu_message);
+}
+
 TEST(PipelineGpu, ShippedDatasetsCleanAndBuildAsOnTheHost) {
   GRAPHKIT_REQUIRE_GPU();
   for (const char* file : {"CA-GrQc.txt", "p2p-Gnutella04.txt", "facebook_combined.txt", "bcsstk13.mtx", "rome99.gr"}) {

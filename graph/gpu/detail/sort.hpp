@@ -21,6 +21,30 @@ void sort_pairs(device_buffer<std::uint64_t>& keys, device_buffer<std::int32_t>&
 void sort_segments(device_buffer<std::uint64_t>& keys, device_buffer<std::int32_t>& values, std::size_t n,
                    const std::uint32_t* offsets, std::uint32_t num_segments, int end_bit);
 
+/// Sorts the first n keys (with their values) on bits [0, end_bit), moving
+/// between each buffer and its alternate of the same size: no third copy, as
+/// sort_keys and sort_pairs make. The result is in `keys` / `values` (the
+/// buffers are swapped where the sort ended in the alternates); the
+/// alternates are left as scratch. Stable.
+void sort_keys_ping_pong(device_buffer<std::uint64_t>& keys, device_buffer<std::uint64_t>& keys_alt, std::size_t n,
+                         int end_bit);
+void sort_pairs_ping_pong(device_buffer<std::uint64_t>& keys, device_buffer<std::uint64_t>& keys_alt,
+                          device_buffer<std::int32_t>& values, device_buffer<std::int32_t>& values_alt, std::size_t n,
+                          int end_bit);
+
+/// Runs of equal keys among the first n sorted keys, each written once to
+/// keys_out; returns how many.
+std::size_t unique_keys(const std::uint64_t* keys, std::size_t n, std::uint64_t* keys_out);
+/// ... with the value of each run's first pair.
+std::size_t unique_pairs_first(const std::uint64_t* keys, const std::int32_t* values, std::size_t n,
+                               std::uint64_t* keys_out, std::int32_t* values_out);
+/// ... with the smallest value of each run.
+std::size_t unique_pairs_min(const std::uint64_t* keys, const std::int32_t* values, std::size_t n,
+                             std::uint64_t* keys_out, std::int32_t* values_out);
+/// ... with the 64-bit sum of each run's values.
+std::size_t unique_pairs_sum(const std::uint64_t* keys, const std::int32_t* values, std::size_t n,
+                             std::uint64_t* keys_out, std::int64_t* sums_out);
+
 /// In place: data[i] = data[0] + ... + data[i - 1] over n values (data[0] = 0).
 void exclusive_scan(std::uint64_t* data, std::size_t n);
 

@@ -1,7 +1,8 @@
 // Time to a graph: writes an undirected R-MAT graph with weights 1..255 in
 // every format, then times each load against the file-read ceiling measured
-// in the same run, and, where a GPU exists, the load plus the GPU build to a
-// device CSR (the path `sssp FILE` and `tricount FILE` take).
+// in the same run, and, where a GPU exists, the GPU paths to a device CSR:
+// the host parser with the GPU build, and the GPU parser (what `sssp FILE`
+// and `tricount FILE` take) alone and with the build.
 //
 // The ceilings read the page-cached file into small reused buffers (as `cat`
 // does), by one reader and by one reader per hardware thread on disjoint
@@ -24,6 +25,7 @@
 #include "graph/build.hpp"
 #include "graph/detail/parallel.hpp"
 #include "graph/generate/generators.hpp"
+#include "graph/gpu/load_gpu.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "graph/io/load.hpp"
 #include "primitives/common/device.hpp"
@@ -133,15 +135,33 @@ int main(int argc, char** argv) {
     const std::size_t copies = loaded.graph.num_edges() / std::max<std::size_t>(g.num_edges(), 1);
     row("cpu", "load", cpu_s, fingerprint(loaded.graph, loaded.format == file_format::edge_list) == copies * expected);
     if (!gpu) continue;
-    load_options on_gpu;
-    on_gpu.relabeler = relabel_on_gpu;
+    // The host parser, then the edges uploaded and built on the GPU.
+    load_options host_parse;
+    host_parse.relabeler = relabel_on_gpu;
     device_csr csr;
-    const double gpu_s = median_seconds(trials, [&] {
-      loaded_graph l = load_graph(f, on_gpu);
+    const double host_parse_s = median_seconds(trials, [&] {
+      loaded_graph l = load_graph(f, host_parse);
       clean_stats stats;
       csr = build_csr_device(to_device(l.graph), rules, stats);
     });
-    row("gpu", "load + build", gpu_s, csr.num_edges() == 2 * g.num_edges());
+    row("cpu parse, gpu build", "load + build", host_parse_s, csr.num_edges() == 2 * g.num_edges());
+    // The GPU parser (where the file's lines allow; gkbin has none), then the build.
+    gpu_load_options gpu_parse;
+    gpu_parse.min_bytes = 0;
+    std::optional<device_loaded> parsed = load_on_gpu(f, gpu_parse);
+    if (!parsed) continue;
+    coo_graph check;
+    check.original_ids = parsed->original_ids;
+    to_host(std::move(parsed->edges), check);
+    const bool same = fingerprint(check, parsed->format == file_format::edge_list) == copies * expected;
+    const double parse_s = median_seconds(trials, [&] { parsed = load_on_gpu(f, gpu_parse); });
+    row("gpu", "load", parse_s, same);
+    const double parse_build_s = median_seconds(trials, [&] {
+      parsed = load_on_gpu(f, gpu_parse);
+      clean_stats stats;
+      csr = build_csr_device(std::move(parsed->edges), rules, stats);
+    });
+    row("gpu", "load + build", parse_build_s, same && csr.num_edges() == 2 * g.num_edges());
   }
   if (!keep)
     for (const std::string& f : files) std::filesystem::remove(f);

@@ -77,9 +77,10 @@ unsigned thread_count(const transfer_options& o, std::size_t bytes) {
   return static_cast<unsigned>(std::min<std::size_t>(wanted, useful));
 }
 
-enum class direction { to_device, to_host };
-
-void staged_copy(direction dir, char* dst, const char* src, std::size_t bytes, const transfer_options& o) {
+/// The lanes' loop: each of `threads` host threads takes a contiguous share of
+/// [0, bytes) and moves it chunk by chunk, two chunks in flight per lane.
+template <class PerLane>
+void run_lanes(std::size_t bytes, const transfer_options& o, PerLane&& per_lane) {
   if (o.chunk_bytes == 0) throw error("host transfer: chunk_bytes must be positive");
   const unsigned threads = thread_count(o, bytes);
   const auto hold = pool().reserve(threads, o.chunk_bytes);
@@ -93,32 +94,40 @@ void staged_copy(direction dir, char* dst, const char* src, std::size_t bytes, c
       const std::size_t begin = lo + c * o.chunk_bytes;
       return std::pair{begin, std::min(o.chunk_bytes, hi - begin)};
     };
-    if (dir == direction::to_device) {
-      for (std::size_t c = 0; c < chunks; ++c) {
-        const auto [at, len] = span_of(c);
-        const int b = static_cast<int>(c & 1);
-        if (c >= 2) GRAPHKIT_CUDA_TRY(cudaEventSynchronize(l.done[b]));  // chunk c - 2 has left it
-        std::memcpy(l.chunk[b], src + at, len);
-        GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(dst + at, l.chunk[b], len, cudaMemcpyHostToDevice, l.stream));
-        GRAPHKIT_CUDA_TRY(cudaEventRecord(l.done[b], l.stream));
-      }
-    } else {
-      auto fetch = [&](std::size_t c) {
-        const auto [at, len] = span_of(c);
-        const int b = static_cast<int>(c & 1);
-        GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(l.chunk[b], src + at, len, cudaMemcpyDeviceToHost, l.stream));
-        GRAPHKIT_CUDA_TRY(cudaEventRecord(l.done[b], l.stream));
-      };
-      if (chunks > 0) fetch(0);
-      for (std::size_t c = 0; c < chunks; ++c) {
-        if (c + 1 < chunks) fetch(c + 1);  // its chunk held c - 1, already copied out
-        const auto [at, len] = span_of(c);
-        const int b = static_cast<int>(c & 1);
-        GRAPHKIT_CUDA_TRY(cudaEventSynchronize(l.done[b]));
-        std::memcpy(dst + at, l.chunk[b], len);
-      }
-    }
+    per_lane(l, chunks, span_of);
     GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(l.stream));
+  });
+}
+
+void staged_to_device(char* dst, std::size_t bytes, const transfer_options& o, const chunk_filler& fill) {
+  run_lanes(bytes, o, [&](lane& l, std::size_t chunks, auto&& span_of) {
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const auto [at, len] = span_of(c);
+      const int b = static_cast<int>(c & 1);
+      if (c >= 2) GRAPHKIT_CUDA_TRY(cudaEventSynchronize(l.done[b]));  // chunk c - 2 has left it
+      fill(static_cast<char*>(l.chunk[b]), at, len);
+      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(dst + at, l.chunk[b], len, cudaMemcpyHostToDevice, l.stream));
+      GRAPHKIT_CUDA_TRY(cudaEventRecord(l.done[b], l.stream));
+    }
+  });
+}
+
+void staged_to_host(char* dst, const char* src, std::size_t bytes, const transfer_options& o) {
+  run_lanes(bytes, o, [&](lane& l, std::size_t chunks, auto&& span_of) {
+    auto fetch = [&](std::size_t c) {
+      const auto [at, len] = span_of(c);
+      const int b = static_cast<int>(c & 1);
+      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(l.chunk[b], src + at, len, cudaMemcpyDeviceToHost, l.stream));
+      GRAPHKIT_CUDA_TRY(cudaEventRecord(l.done[b], l.stream));
+    };
+    if (chunks > 0) fetch(0);
+    for (std::size_t c = 0; c < chunks; ++c) {
+      if (c + 1 < chunks) fetch(c + 1);  // its chunk held c - 1, already copied out
+      const auto [at, len] = span_of(c);
+      const int b = static_cast<int>(c & 1);
+      GRAPHKIT_CUDA_TRY(cudaEventSynchronize(l.done[b]));
+      std::memcpy(dst + at, l.chunk[b], len);
+    }
   });
 }
 
@@ -160,7 +169,15 @@ void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes, c
     GRAPHKIT_CUDA_TRY(cudaMemcpy(device_dst, host_src, bytes, cudaMemcpyHostToDevice));
     return;
   }
-  staged_copy(direction::to_device, static_cast<char*>(device_dst), static_cast<const char*>(host_src), bytes, options);
+  const auto* src = static_cast<const char*>(host_src);
+  staged_to_device(static_cast<char*>(device_dst), bytes, options,
+                   [src](char* chunk, std::size_t at, std::size_t len) { std::memcpy(chunk, src + at, len); });
+}
+
+void fill_device(void* device_dst, std::size_t bytes, const chunk_filler& fill, const transfer_options& options) {
+  if (bytes == 0) return;
+  GRAPHKIT_CUDA_TRY(cudaDeviceSynchronize());
+  staged_to_device(static_cast<char*>(device_dst), bytes, options, fill);
 }
 
 void copy_to_host(void* host_dst, const void* device_src, std::size_t bytes, const transfer_options& options) {
@@ -171,7 +188,7 @@ void copy_to_host(void* host_dst, const void* device_src, std::size_t bytes, con
     GRAPHKIT_CUDA_TRY(cudaMemcpy(host_dst, device_src, bytes, cudaMemcpyDeviceToHost));
     return;
   }
-  staged_copy(direction::to_host, static_cast<char*>(host_dst), static_cast<const char*>(device_src), bytes, options);
+  staged_to_host(static_cast<char*>(host_dst), static_cast<const char*>(device_src), bytes, options);
 }
 
 }  // namespace graphkit

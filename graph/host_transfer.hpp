@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -33,6 +34,15 @@ inline constexpr std::size_t kStagedMinBytes = 4u << 20;
 
 /// Copies `bytes` from pageable host memory to the device; waits for it.
 void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes, const transfer_options& options = {});
+/// Writes bytes [at, at + len) of a source into `chunk` (pinned); called from
+/// the lanes' threads at once, for disjoint ranges. Throws to stop the transfer.
+using chunk_filler = std::function<void(char* chunk, std::size_t at, std::size_t len)>;
+
+/// Fills `bytes` of device memory from a source that writes pinned chunks
+/// itself (a file read straight into them: no pageable copy in between), on
+/// the same lanes as copy_to_device; waits for it.
+void fill_device(void* device_dst, std::size_t bytes, const chunk_filler& fill, const transfer_options& options = {});
+
 /// Copies `bytes` from the device to pageable host memory; waits for it.
 void copy_to_host(void* host_dst, const void* device_src, std::size_t bytes, const transfer_options& options = {});
 

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "graph/generate/generators.hpp"
+#include "graph/gpu/load_gpu.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/device.hpp"
 #include "primitives/common/error.hpp"
@@ -50,43 +51,76 @@ void resolve_device(common_options& o, device_support devices) {
   }
 }
 
-coo_graph load_input(const common_options& o, report& r, input_info& info, relabel_order order) {
+namespace {
+
+std::optional<file_format> format_override(const common_options& o) {
+  if (o.format.empty()) return std::nullopt;
+  const std::optional<file_format> f = parse_format_name(o.format);
+  if (!f) throw input_error("--format '" + o.format + "' is not one of " + std::string(format_choices()));
+  return f;
+}
+
+input_edges load_edges(const common_options& o, report& r, input_info& info, relabel_order order, bool parse_on_gpu) {
   if (o.input.empty() && o.generator.empty()) throw input_error("no input: give a graph file or --gen SPEC");
-  coo_graph g;
+  input_edges out;
   {
     phase_timer timer(r, "load");
-    // The CUDA context (~0.1-0.3 s to create) starts while the file is read.
+    // The CUDA context (~0.1-0.3 s to create) starts while the file is opened and read.
     std::future<void> context;
     if (o.device == "gpu") context = std::async(std::launch::async, [] { GRAPHKIT_CUDA_TRY(cudaFree(nullptr)); });
     if (!o.generator.empty()) {
       info.name = o.generator;
-      g = generate(o.generator, o.seed);
+      out.host = generate(o.generator, o.seed);
     } else {
       info.name = o.input;
-      load_options lo;
-      lo.relabel = order;
-      if (o.device == "gpu") lo.relabeler = relabel_on_gpu;  // vertex-id compaction in the GPU pipeline
-      if (!o.format.empty()) {
-        lo.format = parse_format_name(o.format);
-        if (!lo.format)
-          throw input_error("--format '" + o.format + "' is not one of " + std::string(format_choices()));
+      const std::optional<file_format> format = format_override(o);
+      if (parse_on_gpu && o.device == "gpu") {
+        context.get();
+        gpu_load_options lo;
+        lo.format = format;
+        lo.relabel = order;
+        if (std::optional<device_loaded> loaded = load_on_gpu(o.input, lo)) {
+          info.bytes = loaded->bytes;
+          out.host.num_vertices = loaded->edges.num_vertices;
+          out.host.directed = loaded->edges.directed;
+          out.host.original_ids = std::move(loaded->original_ids);
+          out.device = std::move(loaded->edges);
+          out.on_device = true;
+          r.set("parsed on", std::string("gpu"));
+        }
       }
-      loaded_graph loaded = load_graph(o.input, lo);
-      info.bytes = loaded.bytes;
-      info.negative_weight_line = loaded.negative_weight_line;
-      info.negative_weight = loaded.negative_weight;
-      for (auto& w : loaded.warnings) r.warn(std::move(w));
-      g = std::move(loaded.graph);
+      if (!out.on_device) {
+        load_options lo;
+        lo.relabel = order;
+        lo.format = format;
+        if (o.device == "gpu") lo.relabeler = relabel_on_gpu;  // vertex-id compaction in the GPU pipeline
+        loaded_graph loaded = load_graph(o.input, lo);
+        info.bytes = loaded.bytes;
+        info.negative_weight_line = loaded.negative_weight_line;
+        info.negative_weight = loaded.negative_weight;
+        for (auto& w : loaded.warnings) r.warn(std::move(w));
+        out.host = std::move(loaded.graph);
+      }
     }
     if (context.valid()) context.get();
   }
   r.set("input", info.name);
   if (info.bytes > 0) r.set("load MB/s", info.bytes / 1e6 / std::max(r.phase_seconds("load"), 1e-9));
-  r.set("input edges", std::uint64_t{g.num_edges()});
-  return g;
+  r.set("input edges", std::uint64_t{out.num_edges()});
+  return out;
 }
 
-built_graph build_input(coo_graph&& g, const common_options& o, clean_options rules, report& r) {
+}  // namespace
+
+input_edges load_edges(const common_options& o, report& r, input_info& info, relabel_order order) {
+  return load_edges(o, r, info, order, true);
+}
+
+coo_graph load_input(const common_options& o, report& r, input_info& info, relabel_order order) {
+  return std::move(load_edges(o, r, info, order, false).host);
+}
+
+built_graph build_input(input_edges&& g, const common_options& o, clean_options rules, report& r) {
   rules.symmetrize = rules.symmetrize || o.symmetrize;
   rules.random_weights = o.random_weights;
   rules.seed = o.seed;
@@ -97,16 +131,16 @@ built_graph build_input(coo_graph&& g, const common_options& o, clean_options ru
     if (o.device == "gpu") {
       // The GPU build (clean and CSR in one sort); the CSR stays on the
       // device, the host gets its offsets only.
-      out.host.original_ids = std::move(g.original_ids);
-      device_edges d = to_device(g);
+      out.host.original_ids = std::move(g.host.original_ids);
+      device_edges d = g.on_device ? std::move(g.device) : to_device(g.host);
       g = {};
       out.device = build_csr_device(std::move(d), rules, stats);
       out.host.num_vertices = out.device.num_vertices;
       out.host.directed = out.device.directed;
       out.host.offsets = download(out.device.offsets);
     } else {
-      stats = clean(g, rules);
-      out.host = to_csr(std::move(g));
+      stats = clean(g.host, rules);
+      out.host = to_csr(std::move(g.host));
     }
   }
   const csr_graph& csr = out.host;

@@ -13,6 +13,7 @@
 #include "graph/build.hpp"
 #include "graph/csr.hpp"
 #include "graph/device_csr.hpp"
+#include "graph/gpu/pipeline.hpp"
 #include "graph/io/load.hpp"
 
 namespace graphkit::apps {
@@ -54,7 +55,23 @@ struct input_info {
   weight_t negative_weight = 0;
 };
 
+/// The load phase's edges: on the host, or already on the device where the
+/// GPU parsed the file (then `host` holds the graph's shape and original ids
+/// without edges).
+struct input_edges {
+  coo_graph host;
+  device_edges device;
+  bool on_device = false;
+  [[nodiscard]] std::size_t num_edges() const noexcept { return on_device ? device.num_edges() : host.num_edges(); }
+};
+
 /// Runs the "load" phase (file or generator) into `report`, with its rate.
+/// For --device gpu a text file is parsed on the GPU when its lines allow
+/// (graph/gpu/load_gpu.hpp), else read on the host.
+input_edges load_edges(const common_options& options, report& r, input_info& info,
+                       relabel_order order = relabel_order::sorted);
+
+/// load_edges for an app that wants the edges on the host.
 coo_graph load_input(const common_options& options, report& r, input_info& info,
                      relabel_order order = relabel_order::sorted);
 
@@ -74,7 +91,7 @@ struct built_graph {
 /// Runs the "build" phase: clean() with the app's rules plus --symmetrize and
 /// --random-weights, then the CSR build (on the GPU for --device gpu).
 /// Reports vertices, edges and removals.
-built_graph build_input(coo_graph&& g, const common_options& options, clean_options rules, report& r);
+built_graph build_input(input_edges&& g, const common_options& options, clean_options rules, report& r);
 
 /// Maps an original vertex id (as the input file spells it) to its dense id.
 /// Throws input_error naming the id when the graph has no such vertex.

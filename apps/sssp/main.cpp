@@ -35,6 +35,7 @@ void write_distances(const csr_graph& g, const result& r, const std::string& pat
   if (!out) throw make_input_error(path, 0, "write failed");
 }
 
+// Edges parsed on the GPU have none: its parser takes unsigned weights only.
 void check_weights(const coo_graph& coo, const apps::common_options& o, const apps::input_info& info) {
   if (o.random_weights) return;
   for (const weight_t w : coo.weights) {
@@ -54,9 +55,9 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
 
   apps::report r("sssp");
   apps::input_info info;
-  coo_graph coo = apps::load_input(o, r, info);
-  check_weights(coo, o, info);
-  apps::built_graph built = apps::build_input(std::move(coo), o, {}, r);
+  apps::input_edges edges = apps::load_edges(o, r, info);
+  check_weights(edges.host, o, info);
+  apps::built_graph built = apps::build_input(std::move(edges), o, {}, r);
   if (o.validate || !on_gpu) built.fetch_adjacency();  // the oracles read the host copy
   const csr_graph& g = built.host;
   const std::vector<vertex_t> sources = source ? std::vector<vertex_t>{apps::dense_vertex_id(g, *source)}

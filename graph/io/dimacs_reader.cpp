@@ -6,13 +6,19 @@
 
 namespace graphkit::detail {
 
-loaded_graph read_dimacs(const std::string& path, text_buffer&& file_text) {
-  std::string_view text = file_text.view();
-  const std::size_t total_bytes = text.size();
+namespace {
+
+struct dimacs_problem {
   std::uint64_t nodes = 0, arcs = 0;
-  std::size_t line_no = 0, problem_line = 0;
+  std::size_t line = 0;  ///< file line of "p sp NODES ARCS"
+};
+
+/// Reads the comments and the problem line off the front of `text`.
+dimacs_problem read_problem(const std::string& path, std::string_view& text) {
+  dimacs_problem problem;
+  std::size_t line_no = 0;
   std::string why;
-  while (problem_line == 0) {
+  while (problem.line == 0) {
     if (text.empty()) throw make_input_error(path, line_no, "expected a problem line 'p sp NODES ARCS', found end of file");
     std::string_view line = take_line(text);
     ++line_no;
@@ -26,13 +32,50 @@ loaded_graph read_dimacs(const std::string& path, text_buffer&& file_text) {
     if (p.at_end() || p.next_token() != "sp")
       throw make_input_error(path, line_no, "expected problem type 'sp', found '" + p.next_token() + "'");
     p = field_reader(rest.substr(rest.find("sp") + 2));
-    if (!p.integer(nodes, "the node count", why) || !p.integer(arcs, "the arc count", why) ||
+    if (!p.integer(problem.nodes, "the node count", why) || !p.integer(problem.arcs, "the arc count", why) ||
         !p.expect_end("p sp NODES ARCS", why))
       throw make_input_error(path, line_no, why);
-    if (nodes >= kMaxVertices)
-      throw make_input_error(path, line_no, std::to_string(nodes) + " nodes do not fit 32-bit ids");
-    problem_line = line_no;
+    if (problem.nodes >= kMaxVertices)
+      throw make_input_error(path, line_no, std::to_string(problem.nodes) + " nodes do not fit 32-bit ids");
+    problem.line = line_no;
   }
+  return problem;
+}
+
+bool is_comment_or_blank(std::string_view line) {
+  field_reader fields(line);
+  return fields.at_end() || fields.peek() == 'c';
+}
+
+}  // namespace
+
+std::optional<text_body> describe_dimacs(const std::string& path, std::string_view head) {
+  std::string_view text = head;
+  dimacs_problem problem;
+  try {
+    problem = read_problem(path, text);
+  } catch (const input_error&) {
+    return std::nullopt;  // the host reader says what is wrong
+  }
+  if (problem.nodes == 0) return std::nullopt;
+  skip_lines(text, is_comment_or_blank);
+  if (text.empty()) return std::nullopt;
+  text_body body;
+  body.format = file_format::dimacs;
+  body.offset = head.size() - text.size();
+  body.fields = 3;
+  body.arc_prefix = true;
+  body.max_id = problem.nodes;
+  body.lines = problem.arcs;
+  return body;
+}
+
+loaded_graph read_dimacs(const std::string& path, text_buffer&& file_text) {
+  std::string_view text = file_text.view();
+  const std::size_t total_bytes = text.size();
+  const dimacs_problem problem = read_problem(path, text);
+  const std::uint64_t nodes = problem.nodes, arcs = problem.arcs;
+  const std::size_t problem_line = problem.line;
 
   using chunk = edge_chunk<vertex_t>;
   auto fast = [&](chunk& c, const char* p, const char* end, std::size_t local) -> const char* {
@@ -48,8 +91,8 @@ loaded_graph read_dimacs(const std::string& path, text_buffer&& file_text) {
   raw_edges<vertex_t> raw = parse_edges<vertex_t>(
       text, problem_line + 1, path, true, 1, fast,
       [&](chunk& chunk, std::string_view line, std::size_t local) {
+        if (is_comment_or_blank(line)) return true;
         field_reader fields(line);
-        if (fields.at_end() || fields.peek() == 'c') return true;
         if (fields.peek() == 'p') {
           chunk.why = "a second problem line (the first is line " + std::to_string(problem_line) + ")";
           return false;

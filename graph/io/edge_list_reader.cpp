@@ -30,17 +30,22 @@ bool first_data_line_weighted(std::string_view text) {
 
 }  // namespace
 
+std::optional<text_body> describe_edge_list(std::string_view head) {
+  std::string_view text = head;
+  skip_lines(text, is_comment_or_blank);
+  if (text.empty()) return std::nullopt;
+  text_body body;
+  body.format = file_format::edge_list;
+  body.offset = head.size() - text.size();
+  body.fields = first_data_line_weighted(text) ? 3 : 2;
+  return body;
+}
+
 loaded_graph read_edge_list(const std::string& path, text_buffer&& file_text, const load_options& options) {
   std::string_view text = file_text.view();
   const std::size_t total_bytes = text.size();
   // Leading comments are taken off first, so that the parts' slots need no closing up.
-  std::size_t first_line = 1;
-  for (std::string_view rest = text; !rest.empty(); ++first_line) {
-    std::string_view probe = rest;
-    if (!is_comment_or_blank(take_line(probe))) break;
-    rest = probe;
-    text = rest;
-  }
+  const std::size_t first_line = 1 + skip_lines(text, is_comment_or_blank);
   auto fast = [](chunk& c, const char* p, const char* end, std::size_t local) -> const char* {
     std::uint64_t f[3];
     const char* next = nullptr;

@@ -55,6 +55,16 @@ loaded_graph load_graph(const std::string& path, const load_options& options) {
   throw error("load_graph: unhandled format");
 }
 
+std::optional<text_body> describe_text_body(const std::string& path, file_format format, std::string_view head) {
+  switch (format) {
+    case file_format::edge_list: return detail::describe_edge_list(head);
+    case file_format::matrix_market: return detail::describe_matrix_market(path, head);
+    case file_format::dimacs: return detail::describe_dimacs(path, head);
+    case file_format::binary: break;
+  }
+  return std::nullopt;
+}
+
 void write_graph(const coo_graph& g, const std::string& path, std::optional<file_format> format) {
   nvtx_range range("graphkit::write_graph");
   const file_format f = format ? *format : detect_format(path);

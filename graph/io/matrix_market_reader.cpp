@@ -90,6 +90,30 @@ mm_header read_header(const std::string& path, std::string_view& text) {
 
 }  // namespace
 
+std::optional<text_body> describe_matrix_market(const std::string& path, std::string_view head) {
+  std::string_view text = head;
+  mm_header h;
+  try {
+    h = read_header(path, text);
+  } catch (const input_error&) {
+    return std::nullopt;  // the host reader says what is wrong
+  }
+  if (h.field == mm_field::real || h.rows == 0) return std::nullopt;
+  skip_lines(text, [](std::string_view line) {
+    field_reader fields(line);
+    return fields.at_end() || fields.peek() == '%';
+  });
+  if (text.empty()) return std::nullopt;
+  text_body body;
+  body.format = file_format::matrix_market;
+  body.offset = head.size() - text.size();
+  body.fields = h.field == mm_field::pattern ? 2 : 3;
+  body.max_id = h.rows;
+  body.lines = h.entries;
+  body.directed = !h.symmetric;
+  return body;
+}
+
 loaded_graph read_matrix_market(const std::string& path, text_buffer&& file_text) {
   std::string_view text = file_text.view();
   const std::size_t total_bytes = text.size();

@@ -1,11 +1,14 @@
 // One reader and one writer per format, behind load_graph / write_graph.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "graph/io/detail/line_chunks.hpp"
 #include "graph/io/detail/text_file.hpp"
 #include "graph/io/load.hpp"
+#include "graph/io/text_body.hpp"
 
 namespace graphkit::detail {
 
@@ -14,6 +17,24 @@ loaded_graph read_edge_list(const std::string& path, text_buffer&& file_text, co
 loaded_graph read_matrix_market(const std::string& path, text_buffer&& file_text);
 loaded_graph read_dimacs(const std::string& path, text_buffer&& file_text);
 loaded_graph read_binary(const std::string& path);
+
+/// describe_text_body for each text format (same contract).
+std::optional<text_body> describe_edge_list(std::string_view head);
+std::optional<text_body> describe_matrix_market(const std::string& path, std::string_view head);
+std::optional<text_body> describe_dimacs(const std::string& path, std::string_view head);
+
+/// Takes off the front of `text` the lines `skip(line)` says to, returning how many.
+template <class Skip>
+std::size_t skip_lines(std::string_view& text, Skip&& skip) {
+  std::size_t lines = 0;
+  for (std::string_view rest = text; !rest.empty(); ++lines) {
+    std::string_view probe = rest;
+    if (!skip(take_line(probe))) break;
+    rest = probe;
+    text = rest;
+  }
+  return lines;
+}
 
 /// Text writers render into a string; write_graph sends it to a plain or gzip file.
 std::string render_edge_list(const coo_graph& g);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "graph/detail/parallel.hpp"
+#include "graph/io/detail/posix_file.hpp"
 #include "primitives/common/error.hpp"
 
 namespace graphkit::detail {
@@ -25,20 +26,6 @@ constexpr std::size_t kHugePage = 2u << 20;
 /// faults in and fills pages it will reuse from the cache soon after.
 constexpr std::size_t kReadPiece = 8u << 20;
 
-class file_descriptor {
- public:
-  explicit file_descriptor(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (fd_ < 0) throw make_input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  }
-  ~file_descriptor() { ::close(fd_); }
-  file_descriptor(const file_descriptor&) = delete;
-  file_descriptor& operator=(const file_descriptor&) = delete;
-  [[nodiscard]] int get() const noexcept { return fd_; }
-
- private:
-  int fd_;
-};
-
 /// Uninitialized memory for `bytes`, aligned so that huge pages can back it.
 char* allocate_text(std::size_t bytes) {
   const std::size_t rounded = std::max(kHugePage, (bytes + kHugePage - 1) / kHugePage * kHugePage);
@@ -46,19 +33,6 @@ char* allocate_text(std::size_t bytes) {
   if (p == nullptr) throw std::bad_alloc();
   (void)madvise(p, rounded, MADV_HUGEPAGE);  // advice: refused, it changes only speed
   return p;
-}
-
-/// pread until `bytes` are in or the file ends; returns the bytes read.
-std::size_t read_fully(int fd, char* dst, std::size_t bytes, std::size_t offset, const std::string& path) {
-  std::size_t done = 0;
-  while (done < bytes) {
-    const ssize_t got = ::pread(fd, dst + done, bytes - done, static_cast<off_t>(offset + done));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw make_input_error(path, 0, std::string("read error: ") + std::strerror(errno));
-    if (got == 0) break;
-    done += static_cast<std::size_t>(got);
-  }
-  return done;
 }
 
 /// Reads a stream of unknown length: read_some(dst, max) returns the bytes
@@ -85,10 +59,9 @@ text_buffer read_growing(ReadSome&& read_some) {
 /// Plain files of known size: disjoint ranges, one per reader. Pipes and
 /// special files (no size) are read in blocks on one thread.
 text_buffer read_plain(const std::string& path, unsigned threads) {
-  const file_descriptor fd(path);
-  struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) throw make_input_error(path, 0, std::string("cannot stat: ") + std::strerror(errno));
-  if (!S_ISREG(info.st_mode)) {
+  const posix_file fd(path);
+  const long long regular_size = fd.regular_size();
+  if (regular_size < 0) {
     return read_growing([&](char* dst, std::size_t max) {
       for (;;) {
         const ssize_t got = ::read(fd.get(), dst, max);
@@ -97,7 +70,7 @@ text_buffer read_plain(const std::string& path, unsigned threads) {
       }
     });
   }
-  const auto size = static_cast<std::size_t>(info.st_size);
+  const auto size = static_cast<std::size_t>(regular_size);
   text_buffer text(allocate_text(size), size);
   char* const data = const_cast<char*>(text.view().data());
   const std::size_t pieces = (size + kReadPiece - 1) / kReadPiece;
@@ -108,7 +81,7 @@ text_buffer read_plain(const std::string& path, unsigned threads) {
     const auto [lo, hi] = part_range(pieces, readers, r);
     for (std::size_t p = lo; p < hi; ++p) {
       const std::size_t at = p * kReadPiece, len = std::min(kReadPiece, size - at);
-      if (read_fully(fd.get(), data + at, len, at, path) != len) short_read = true;
+      if (fd.read_at(data + at, len, at) != len) short_read = true;
     }
   });
   if (short_read) throw make_input_error(path, 0, "the file shrank while it was being read");
@@ -144,9 +117,9 @@ text_buffer read_gzip(const std::string& path) {
 void text_buffer::freer::operator()(char* p) const noexcept { std::free(p); }
 
 bool is_gzip_file(const std::string& path) {
-  const file_descriptor fd(path);
+  const posix_file fd(path);
   unsigned char magic[2] = {0, 0};
-  return read_fully(fd.get(), reinterpret_cast<char*>(magic), 2, 0, path) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  return fd.read_at(reinterpret_cast<char*>(magic), 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 }
 
 text_buffer read_text_file(const std::string& path, unsigned threads) {

@@ -1,0 +1,254 @@
+// load_on_gpu: see load_gpu.hpp.
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include <algorithm>
+#include <string>
+
+#include "graph/detail/parallel.hpp"
+#include "graph/gpu/detail/sort.hpp"
+#include "graph/gpu/load_gpu.hpp"
+#include "graph/host_transfer.hpp"
+#include "graph/io/detail/fields.hpp"
+#include "graph/io/detail/posix_file.hpp"
+#include "graph/io/detail/text_file.hpp"
+#include "graph/io/text_body.hpp"
+#include "primitives/common/error.hpp"
+#include "primitives/common/launch.hpp"
+#include "primitives/common/nvtx.hpp"
+
+namespace graphkit {
+namespace {
+
+constexpr unsigned kBlock = 256;
+constexpr unsigned kBytesPerThread = 32;  // two 16-byte loads
+constexpr std::size_t kTile = std::size_t{kBlock} * kBytesPerThread;
+/// Zeros after the text: whole tiles for the loads, and a stop for the last line's parse.
+constexpr std::size_t kPadding = kTile;
+/// The head read for the header: the data lines must begin within it.
+constexpr std::size_t kHeadBytes = 1u << 20;
+
+/// What a data line must look like (from text_body).
+struct line_rules {
+  int fields;
+  bool arc_prefix;
+  std::uint64_t max_id;  // 0: 64-bit edge-list ids
+};
+
+/// Where parsed lines go: 1-based formats write dense src/dst, edge lists
+/// their raw ids (all sources, then all destinations); weights when 3 fields.
+struct line_outputs {
+  vertex_t* src;
+  vertex_t* dst;
+  std::uint64_t* ids;
+  weight_t* weights;
+  std::size_t lines;
+  unsigned* rejected;  // set when some line is not of the common shape
+};
+
+/// A thread's 32 bytes, and a bit per byte that is a newline.
+struct thread_bytes {
+  uint4 v[2];
+  __device__ unsigned newline_mask() const {
+    const unsigned words[8] = {v[0].x, v[0].y, v[0].z, v[0].w, v[1].x, v[1].y, v[1].z, v[1].w};
+    unsigned mask = 0;
+    for (int k = 0; k < 8; ++k) {
+      const unsigned eq = __vcmpeq4(words[k], 0x0a0a0a0au);  // 0xff in each byte that is '\n'
+      mask |= ((eq >> 7 & 1u) | (eq >> 14 & 2u) | (eq >> 21 & 4u) | (eq >> 28 & 8u)) << (4 * k);
+    }
+    return mask;
+  }
+};
+
+__device__ thread_bytes load_thread_bytes(const char* text) {
+  const auto* p = reinterpret_cast<const uint4*>(text + (std::size_t{blockIdx.x} * kBlock + threadIdx.x) * kBytesPerThread);
+  return {{p[0], p[1]}};
+}
+
+__global__ void count_tile_lines_kernel(const char* text, std::uint64_t* tile_newlines) {
+  using reduce = cub::BlockReduce<unsigned, kBlock>;
+  __shared__ typename reduce::TempStorage scratch;
+  const unsigned mine = __popc(load_thread_bytes(text).newline_mask());
+  const unsigned total = reduce(scratch).Sum(mine);
+  if (threadIdx.x == 0) tile_newlines[blockIdx.x] = total;
+}
+
+__device__ bool is_digit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
+__device__ bool is_field_blank(char c) { return c == ' ' || c == '\t'; }
+
+/// The host's scan_unsigned_fields and the format's fast-path checks, for the
+/// line at `p`: true with the line stored in slot `line`, false if the host
+/// reader must see it.
+__device__ bool parse_line(const char* p, const char* end, std::size_t line, const line_rules& rules,
+                           const line_outputs& out) {
+  if (rules.arc_prefix) {
+    if (end - p < 2 || p[0] != 'a' || !is_field_blank(p[1])) return false;
+    ++p;
+  }
+  std::uint64_t value[3] = {0, 0, 0};
+  int fields = 0;
+  for (;;) {
+    while (p < end && is_field_blank(*p)) ++p;
+    if (p == end || *p == '\n' || *p == '\r') break;
+    if (fields == rules.fields) return false;
+    const char* start = p;
+    std::uint64_t v = 0;
+    while (p < end && is_digit(*p)) v = v * 10 + static_cast<unsigned>(*p++ - '0');
+    if (p == start || p - start > 19) return false;
+    if (p < end && !is_field_blank(*p) && *p != '\n' && *p != '\r') return false;
+    value[fields++] = v;
+  }
+  if (p < end && *p == '\r') ++p;
+  if ((p < end && *p != '\n') || fields != rules.fields) return false;
+  if (rules.fields == 3 && value[2] > detail::kFastMaxWeight) return false;
+  if (rules.max_id != 0) {
+    if (value[0] - 1 >= rules.max_id || value[1] - 1 >= rules.max_id) return false;  // 0 wraps round
+    out.src[line] = static_cast<vertex_t>(value[0] - 1);
+    out.dst[line] = static_cast<vertex_t>(value[1] - 1);
+  } else {
+    out.ids[line] = value[0];
+    out.ids[out.lines + line] = value[1];
+  }
+  if (rules.fields == 3) out.weights[line] = static_cast<weight_t>(value[2]);
+  return true;
+}
+
+/// Every line that starts in this thread's 32 bytes, in its slot: the line
+/// after the k-th newline of the text is line k (line 0 starts the text).
+__global__ void parse_tile_lines_kernel(const char* text, std::size_t size, const std::uint64_t* tile_first_line,
+                                        line_rules rules, line_outputs out) {
+  using scan = cub::BlockScan<unsigned, kBlock>;
+  __shared__ typename scan::TempStorage scratch;
+  unsigned mask = load_thread_bytes(text).newline_mask();
+  unsigned before = 0;
+  scan(scratch).ExclusiveSum(static_cast<unsigned>(__popc(mask)), before);
+  const char* end = text + size;
+  const std::size_t first_byte = (std::size_t{blockIdx.x} * kBlock + threadIdx.x) * kBytesPerThread;
+  std::size_t line = tile_first_line[blockIdx.x] + before;
+  bool ok = true;
+  if (first_byte == 0 && size > 0) ok = parse_line(text, end, 0, rules, out);
+  while (mask != 0) {
+    const std::size_t at = first_byte + static_cast<unsigned>(__ffs(static_cast<int>(mask)) - 1);
+    mask &= mask - 1;
+    ++line;
+    if (at + 1 < size) ok = parse_line(text + at + 1, end, line, rules, out) && ok;
+  }
+  if (!ok) *out.rejected = 1;
+}
+
+/// The body's bytes on the device, zero-padded; from the file by pread into
+/// the pinned lanes, or from host text (gzip, already decompressed).
+device_buffer<char> body_on_device(std::size_t bytes, const chunk_filler& fill) {
+  device_buffer<char> text((bytes + kTile - 1) / kTile * kTile + kPadding);
+  transfer_options o;
+  o.threads = detail::host_threads();  // readers: 16 read a cached file ~2.5x faster than 1
+  fill_device(text.data(), bytes, fill, o);
+  GRAPHKIT_CUDA_TRY(cudaMemset(text.data() + bytes, 0, text.size() - bytes));
+  return text;
+}
+
+/// Parses the body (and frees the text); nullopt when some line is the host's.
+std::optional<device_edges> parse_body(device_buffer<char>&& text, std::size_t size, const text_body& body,
+                                       relabel_order order, std::vector<original_id_t>& original_ids) {
+  nvtx_range range("graphkit::parse_on_gpu");
+  const std::size_t tiles = (size + kTile - 1) / kTile;
+  device_buffer<std::uint64_t> tile_first_line(tiles + 1);
+  tile_first_line.fill_bytes(0);
+  if (tiles > 0) {
+    count_tile_lines_kernel<<<static_cast<unsigned>(tiles), kBlock>>>(text.data(), tile_first_line.data());
+    GRAPHKIT_CHECK_LAUNCH();
+  }
+  detail::exclusive_scan(tile_first_line.data(), tiles + 1);
+  const std::size_t newlines = read_one(tile_first_line.data() + tiles);
+  const bool open_last_line = size > 0 && read_one(text.data() + size - 1) != '\n';
+  const std::size_t lines = newlines + (open_last_line ? 1 : 0);
+  if (body.lines != 0 && lines != body.lines) return std::nullopt;  // the host reports the count
+
+  const bool one_based = body.max_id != 0;
+  device_edges edges;
+  edges.directed = body.directed;
+  device_buffer<std::uint64_t> ids(one_based ? 0 : 2 * lines);
+  if (one_based) {
+    edges.num_vertices = static_cast<vertex_t>(body.max_id);
+    edges.src = device_buffer<vertex_t>(lines);
+    edges.dst = device_buffer<vertex_t>(lines);
+  }
+  if (body.fields == 3) edges.weights = device_buffer<weight_t>(lines);
+  device_buffer<unsigned> rejected(1);
+  rejected.fill_bytes(0);
+  const line_rules rules{body.fields, body.arc_prefix, body.max_id};
+  const line_outputs out{edges.src.data(), edges.dst.data(), ids.data(), edges.weights.data(), lines, rejected.data()};
+  if (tiles > 0) {
+    parse_tile_lines_kernel<<<static_cast<unsigned>(tiles), kBlock>>>(text.data(), size, tile_first_line.data(),
+                                                                      rules, out);
+    GRAPHKIT_CHECK_LAUNCH();
+  }
+  text = {};
+  if (read_one(rejected.data()) != 0) return std::nullopt;
+
+  if (one_based) {
+    original_ids.resize(body.max_id);
+    for (std::uint64_t v = 0; v < body.max_id; ++v) original_ids[v] = v + 1;
+    return edges;
+  }
+  device_edges dense = relabel_device(ids, order, original_ids);
+  dense.directed = true;
+  dense.weights = std::move(edges.weights);
+  return dense;
+}
+
+/// The head of the text up to its last complete line (all of it when `whole`).
+std::string_view complete_lines(std::string_view head, bool whole) {
+  if (whole) return head;
+  const std::size_t nl = head.rfind('\n');
+  return nl == std::string_view::npos ? std::string_view() : head.substr(0, nl + 1);
+}
+
+}  // namespace
+
+std::optional<device_loaded> load_on_gpu(const std::string& path, const gpu_load_options& options) {
+  nvtx_range range("graphkit::load_on_gpu");
+  const file_format format = options.format ? *options.format : detect_format(path);
+  if (format == file_format::binary) return std::nullopt;
+  const detail::posix_file file(path);
+  const long long file_size = file.regular_size();
+  if (file_size < 0 || static_cast<std::size_t>(file_size) < options.min_bytes) return std::nullopt;
+  const auto size = static_cast<std::size_t>(file_size);
+
+  device_loaded loaded;
+  loaded.format = format;
+  device_buffer<char> text;
+  std::size_t body_bytes = 0;
+  std::optional<text_body> body;
+  if (detail::is_gzip_file(path)) {
+    // A gzip stream is decompressed on the host; only the parse moves to the GPU.
+    detail::text_buffer host = detail::read_text_file(path);
+    body = describe_text_body(path, format, host.view());
+    if (!body) return std::nullopt;
+    loaded.bytes = host.size();
+    body_bytes = host.size() - body->offset;
+    const char* from = host.view().data() + body->offset;
+    text = body_on_device(body_bytes, [from](char* chunk, std::size_t at, std::size_t len) {
+      std::copy_n(from + at, len, chunk);
+    });
+    host.release();
+  } else {
+    std::string head(std::min(size, kHeadBytes), '\0');
+    head.resize(file.read_at(head.data(), head.size(), 0));
+    body = describe_text_body(path, format, complete_lines(head, head.size() == size));
+    if (!body) return std::nullopt;
+    loaded.bytes = size;
+    body_bytes = size - body->offset;
+    const std::size_t offset = body->offset;
+    text = body_on_device(body_bytes, [&file, offset](char* chunk, std::size_t at, std::size_t len) {
+      if (file.read_at(chunk, len, offset + at) != len)
+        throw make_input_error(file.path(), 0, "the file shrank while it was being read");
+    });
+  }
+  std::optional<device_edges> edges = parse_body(std::move(text), body_bytes, *body, options.relabel, loaded.original_ids);
+  if (!edges) return std::nullopt;
+  loaded.edges = std::move(*edges);
+  return loaded;
+}
+
+}  // namespace graphkit

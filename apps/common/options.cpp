@@ -7,6 +7,8 @@
 #include <iostream>
 #include <new>
 
+#include <sys/resource.h>
+
 #include "graph/generate/generators.hpp"
 #include "graph/gpu/load_gpu.hpp"
 #include "graph/gpu/pipeline.hpp"
@@ -170,7 +172,11 @@ vertex_t dense_vertex_id(const csr_graph& g, original_id_t original) {
   throw input_error("vertex " + std::to_string(original) + " is not in the graph");
 }
 
-int finish(const report& r, const common_options& o) {
+int finish(report& r, const common_options& o) {
+  // Peaks, for the memory each path needs (what --json users track).
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0) r.set("peak host RSS MB", static_cast<double>(usage.ru_maxrss) / 1024.0);
+  if (o.device == "gpu") r.set("peak GPU MB (graphkit buffers)", device_memory_in_use().peak / 1048576.0);
   r.print(std::cout);
   if (!o.json.empty()) r.write_json(o.json);
   return r.validation_failed() ? 1 : 0;

@@ -97,9 +97,10 @@ built_graph build_input(input_edges&& g, const common_options& options, clean_op
 /// Throws input_error naming the id when the graph has no such vertex.
 vertex_t dense_vertex_id(const csr_graph& g, original_id_t original);
 
-/// Prints the report, writes it as JSON if asked; returns the exit code
+/// Adds the peak host RSS and (GPU runs) the peak bytes of device buffers,
+/// prints the report, writes it as JSON if asked; returns the exit code
 /// (1 when validation failed).
-int finish(const report& r, const common_options& options);
+int finish(report& r, const common_options& options);
 
 /// Runs `body` and turns graphkit's errors into messages and exit codes:
 /// 2 for bad input, bad options and resources (GPU memory), 1 for anything else.

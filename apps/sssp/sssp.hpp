@@ -92,7 +92,12 @@ class gpu_solver {
   gpu_solver(const gpu_solver&) = delete;
   gpu_solver& operator=(const gpu_solver&) = delete;
 
+  /// Solves from `source` and fetches the distances.
   result run(vertex_t source, const delta_choice& delta, gpu_stats& stats);
+  /// Solves without fetching the distances (a warm-up: module loads, first touches).
+  void solve(vertex_t source, const delta_choice& delta, gpu_stats& stats);
+  /// The distances of the last solve.
+  [[nodiscard]] result distances() const;
 
  private:
   struct state;

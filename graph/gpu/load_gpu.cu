@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <string>
 
-#include "graph/detail/parallel.hpp"
 #include "graph/gpu/detail/sort.hpp"
 #include "graph/gpu/load_gpu.hpp"
 #include "graph/host_transfer.hpp"
@@ -140,9 +139,7 @@ __global__ void parse_tile_lines_kernel(const char* text, std::size_t size, cons
 /// the pinned lanes, or from host text (gzip, already decompressed).
 device_buffer<char> body_on_device(std::size_t bytes, const chunk_filler& fill) {
   device_buffer<char> text((bytes + kTile - 1) / kTile * kTile + kPadding);
-  transfer_options o;
-  o.threads = detail::host_threads();  // readers: 16 read a cached file ~2.5x faster than 1
-  fill_device(text.data(), bytes, fill, o);
+  fill_device(text.data(), bytes, fill);
   GRAPHKIT_CUDA_TRY(cudaMemset(text.data() + bytes, 0, text.size() - bytes));
   return text;
 }

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -14,6 +15,29 @@
 #include "primitives/common/error.hpp"
 
 namespace graphkit {
+
+/// Bytes held by every device_buffer of the process, now and at most so far:
+/// the apps report the peak (allocations by CUB and Thrust through
+/// device_buffer count; the CUDA context's own memory does not).
+struct device_memory_usage {
+  std::size_t current = 0, peak = 0;
+};
+namespace detail {
+inline std::atomic<std::size_t> g_device_bytes{0}, g_device_peak{0};
+inline void count_device_bytes(std::size_t bytes, bool added) noexcept {
+  if (!added) {
+    g_device_bytes.fetch_sub(bytes, std::memory_order_relaxed);
+    return;
+  }
+  const std::size_t now = g_device_bytes.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  std::size_t peak = g_device_peak.load(std::memory_order_relaxed);
+  while (now > peak && !g_device_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+}
+}  // namespace detail
+inline device_memory_usage device_memory_in_use() noexcept {
+  return {detail::g_device_bytes.load(std::memory_order_relaxed), detail::g_device_peak.load(std::memory_order_relaxed)};
+}
 
 /// Thrown when the device cannot hold what was asked for.
 class device_memory_error : public error {
@@ -92,9 +116,13 @@ class device_buffer {
     }
     GRAPHKIT_CUDA_TRY(status);
     size_ = count;
+    detail::count_device_bytes(wanted, true);
   }
   void release() noexcept {
-    if (data_ != nullptr) (void)cudaFree(data_);
+    if (data_ != nullptr) {
+      (void)cudaFree(data_);
+      detail::count_device_bytes(bytes(), false);
+    }
     data_ = nullptr;
     size_ = 0;
   }

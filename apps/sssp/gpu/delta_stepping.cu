@@ -19,6 +19,7 @@
 #include "apps/sssp/gpu/control.cuh"
 #include "apps/sssp/gpu/relax.cuh"
 #include "apps/sssp/sssp.hpp"
+#include "graph/detail/parallel.hpp"
 #include "graph/device_csr.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/cuda_event.hpp"
@@ -165,13 +166,26 @@ struct gpu_solver::state {
     GRAPHKIT_CHECK_LAUNCH();
   }
 
-  /// The distances of the last solve, 64-bit, kGpuUnreachable where unreached.
-  std::vector<gpu_distance> distances() {
-    if (!narrow) return dist64.to_host(stream);
-    const std::vector<std::uint32_t> d = dist32.to_host(stream);
-    std::vector<gpu_distance> wide(d.size());
-    for (std::size_t v = 0; v < d.size(); ++v) wide[v] = d[v] == UINT32_MAX ? detail::kGpuUnreachable : d[v];
-    return wide;
+  /// The distances of the last solve: the device array copied down (staged,
+  /// several threads) and widened by all host threads into pages prepared
+  /// ahead (fresh pages alone cost more than the solve).
+  result fetch_distances() const {
+    result r;
+    const std::size_t count = graph.num_vertices;
+    r.distances.reserve(count);
+    prepare_host_pages(r.distances.data(), count * sizeof(distance_t));
+    r.distances.resize(count);
+    auto widen = [&](const auto& d, auto unreached) {
+      const unsigned parts = graphkit::detail::host_threads();
+      graphkit::detail::parallel_parts(parts, [&](std::size_t p) {
+        const auto [lo, hi] = graphkit::detail::part_range(count, parts, p);
+        for (std::size_t v = lo; v < hi; ++v)
+          r.distances[v] = d[v] == unreached ? kUnreachable : static_cast<distance_t>(d[v]);
+      });
+    };
+    if (narrow) widen(download(dist32), std::uint32_t{UINT32_MAX});
+    else widen(download(dist64), detail::kGpuUnreachable);
+    return r;
   }
 
   /// The control block of a solve from `source`, whose vertex is placed in
@@ -242,7 +256,7 @@ gpu_solver::gpu_solver(device_csr&& g, std::span<const edge_t> host_offsets) {
 }
 gpu_solver::~gpu_solver() = default;
 
-result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& stats) {
+void gpu_solver::solve(vertex_t source, const delta_choice& choice, gpu_stats& stats) {
   state& st = *state_;
   if (source >= st.graph.num_vertices) throw input_error("sssp: source " + std::to_string(source) + " is not a vertex");
   nvtx_range range("sssp run");
@@ -273,13 +287,13 @@ result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& s
   stats.delta_first = delta;
   stats.delta_last = c.delta;
   stats.distance_bits = st.narrow ? 32 : 64;
+}
 
-  const std::vector<gpu_distance> d = st.distances();
-  result r;
-  r.distances.resize(st.graph.num_vertices);
-  for (vertex_t v = 0; v < st.graph.num_vertices; ++v)
-    r.distances[v] = d[v] == detail::kGpuUnreachable ? kUnreachable : static_cast<distance_t>(d[v]);
-  return r;
+result gpu_solver::distances() const { return state_->fetch_distances(); }
+
+result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& stats) {
+  solve(source, choice, stats);
+  return distances();
 }
 
 }  // namespace graphkit::sssp

@@ -51,13 +51,8 @@ bool is_comment_or_blank(std::string_view line) {
 
 std::optional<text_body> describe_dimacs(const std::string& path, std::string_view head) {
   std::string_view text = head;
-  dimacs_problem problem;
-  try {
-    problem = read_problem(path, text);
-  } catch (const input_error&) {
-    return std::nullopt;  // the host reader says what is wrong
-  }
-  if (problem.nodes == 0) return std::nullopt;
+  const std::optional<dimacs_problem> problem = header_or_nothing([&] { return read_problem(path, text); });
+  if (!problem || problem->nodes == 0) return std::nullopt;
   skip_lines(text, is_comment_or_blank);
   if (text.empty()) return std::nullopt;
   text_body body;
@@ -65,8 +60,8 @@ std::optional<text_body> describe_dimacs(const std::string& path, std::string_vi
   body.offset = head.size() - text.size();
   body.fields = 3;
   body.arc_prefix = true;
-  body.max_id = problem.nodes;
-  body.lines = problem.arcs;
+  body.max_id = problem->nodes;
+  body.lines = problem->arcs;
   return body;
 }
 

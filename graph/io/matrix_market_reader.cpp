@@ -92,13 +92,9 @@ mm_header read_header(const std::string& path, std::string_view& text) {
 
 std::optional<text_body> describe_matrix_market(const std::string& path, std::string_view head) {
   std::string_view text = head;
-  mm_header h;
-  try {
-    h = read_header(path, text);
-  } catch (const input_error&) {
-    return std::nullopt;  // the host reader says what is wrong
-  }
-  if (h.field == mm_field::real || h.rows == 0) return std::nullopt;
+  const std::optional<mm_header> header = header_or_nothing([&] { return read_header(path, text); });
+  if (!header || header->field == mm_field::real || header->rows == 0) return std::nullopt;
+  const mm_header& h = *header;
   skip_lines(text, [](std::string_view line) {
     field_reader fields(line);
     return fields.at_end() || fields.peek() == '%';

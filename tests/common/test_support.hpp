@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 
 namespace graphkit::test {
@@ -32,6 +34,17 @@ inline std::string temp_path(const std::string& suffix) {
   for (char& c : name)
     if (c == '/') c = '_';  // parameterized suites and tests carry slashes
   return ::testing::TempDir() + "graphkit_" + name + suffix;
+}
+
+/// A file's bytes, and a file written with `text` (binary: bytes as given).
+inline std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+inline void write_all(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
 }
 
 }  // namespace graphkit::test

@@ -41,17 +41,6 @@ void expect_same_as_host(const std::string& path, device_loaded&& got) {
   EXPECT_TRUE(want.graph.original_ids == got.original_ids) << "original ids differ";
 }
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_all(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
 TEST(LoadGpu, ShippedDatasetsParseAsOnTheHost) {
   GRAPHKIT_REQUIRE_GPU();
   // bcsstk13 holds real values: the host's (nullopt). The others are common-shape files.
@@ -79,14 +68,14 @@ TEST(LoadGpu, RandomGraphsInEveryTextFormatAndLineEnding) {
       SCOPED_TRACE(std::string(suffix) + (crlf_tabs_open_end ? ", CR LF, tabs, no last newline" : ""));
       if (crlf_tabs_open_end) {
         if (std::string(suffix).ends_with(".gz")) continue;
-        std::string text = read_all(path), out;
+        std::string text = test::read_all(path), out;
         for (const char c : text) {
           if (c == '\n') out += "\r\n";
           else if (c == ' ' && (out.size() & 1)) out += "\t ";
           else out += c;
         }
         out.resize(out.size() - 2);  // the last line ends at the end of the file
-        write_all(path, out);
+        test::write_all(path, out);
       }
       std::optional<device_loaded> got = load_on_gpu(path, every_size());
       ASSERT_TRUE(got.has_value());
@@ -99,15 +88,15 @@ TEST(LoadGpu, RandomGraphsInEveryTextFormatAndLineEnding) {
 TEST(LoadGpu, ZeroAndOneEdgeFiles) {
   GRAPHKIT_REQUIRE_GPU();
   const std::string el = test::temp_path(".el"), mtx = test::temp_path(".mtx");
-  write_all(el, "# one edge\n5 9\n");
-  write_all(mtx, "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n3 1\n");
+  test::write_all(el, "# one edge\n5 9\n");
+  test::write_all(mtx, "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n3 1\n");
   for (const std::string& path : {el, mtx}) {
     std::optional<device_loaded> got = load_on_gpu(path, every_size());
     ASSERT_TRUE(got.has_value());
     expect_same_as_host(path, std::move(*got));
   }
-  write_all(el, "# no edges\n");
-  write_all(mtx, "%%MatrixMarket matrix coordinate pattern general\n3 3 0\n");
+  test::write_all(el, "# no edges\n");
+  test::write_all(mtx, "%%MatrixMarket matrix coordinate pattern general\n3 3 0\n");
   EXPECT_FALSE(load_on_gpu(el, every_size()).has_value());
   EXPECT_FALSE(load_on_gpu(mtx, every_size()).has_value());
   std::remove(el.c_str());
@@ -133,10 +122,10 @@ TEST(LoadGpu, UncommonLinesGoToTheHost) {
   const std::string path = test::temp_path(".mtx");
   for (const char* body : uncommon) {
     SCOPED_TRACE(body);
-    write_all(path, header + body);
+    test::write_all(path, header + body);
     EXPECT_FALSE(load_on_gpu(path, every_size()).has_value());
   }
-  write_all(path, header + "1 2 3\n2 3 4\n3 4 5\n");
+  test::write_all(path, header + "1 2 3\n2 3 4\n3 4 5\n");
   EXPECT_TRUE(load_on_gpu(path, every_size()).has_value());
   std::remove(path.c_str());
 }
@@ -154,7 +143,7 @@ TEST(LoadGpu, MutatedFilesGiveTheHostsGraphOrGoToTheHost) {
   for (const char* suffix : {".el", ".mtx", ".gr"}) {
     const std::string path = test::temp_path(suffix);
     write_graph(g, path);
-    const std::string original = read_all(path);
+    const std::string original = test::read_all(path);
     int accepted = 0;
     for (int round = 0; round < 60; ++round) {
       std::string text = original;
@@ -168,7 +157,7 @@ TEST(LoadGpu, MutatedFilesGiveTheHostsGraphOrGoToTheHost) {
           default: text.erase(at, 1); break;
         }
       }
-      write_all(path, text);
+      test::write_all(path, text);
       SCOPED_TRACE(std::string(suffix) + ", round " + std::to_string(round));
       bool host_accepts = true;
       try {

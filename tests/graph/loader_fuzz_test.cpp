@@ -22,17 +22,6 @@
 namespace graphkit {
 namespace {
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_all(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
 /// A large edge list, so that the loader cuts it into several parts: ids up
 /// to 2^40, weights, comments in the middle, blank and CRLF lines.
 std::string big_edge_list(std::uint64_t seed) {
@@ -123,7 +112,7 @@ int rounds() {
 
 /// Loads `text` as `path`; an input_error must name the file.
 std::optional<loaded_graph> try_load(const std::string& path, const std::string& text) {
-  write_all(path, text);
+  test::write_all(path, text);
   try {
     return load_graph(path);
   } catch (const input_error& e) {
@@ -136,9 +125,9 @@ TEST(LoaderFuzz, EdgeListsReadAsTheLineModelSays) {
   const std::uint64_t seed = std::getenv("GRAPHKIT_TEST_SEED") ? test::fresh_seed() : 20261123;
   GRAPHKIT_SEED_TRACE(seed);
   std::mt19937_64 rng(seed);
-  const std::vector<std::string> bases = {read_all(test::input_file("good/crlf.el")),
-                                          read_all(test::input_file("good/spacing.el")),
-                                          read_all(test::dataset("CA-GrQc.txt")), big_edge_list(seed)};
+  const std::vector<std::string> bases = {test::read_all(test::input_file("good/crlf.el")),
+                                          test::read_all(test::input_file("good/spacing.el")),
+                                          test::read_all(test::dataset("CA-GrQc.txt")), big_edge_list(seed)};
   const std::string path = test::temp_path(".el");
   int accepted = 0, refused = 0;
   for (int r = 0; r < rounds(); ++r) {
@@ -172,7 +161,7 @@ TEST(LoaderFuzz, MatrixMarketAndDimacsGiveAGraphOrAnError) {
                                   std::pair{test::input_file("good/triangle.mtx"), ".mtx"},
                                   std::pair{test::dataset("rome99.gr"), ".gr"},
                                   std::pair{test::input_file("good/triangle.gr"), ".gr"}}) {
-    const std::string base = read_all(file), path = test::temp_path(ext);
+    const std::string base = test::read_all(file), path = test::temp_path(ext);
     for (int r = 0; r < rounds(); ++r) {
       SCOPED_TRACE(file + ", round " + std::to_string(r));
       const auto got = try_load(path, mutate(base, rng));

@@ -9,6 +9,7 @@
 #include "graph/io/detail/text_file.hpp"
 #include "graph/io/load.hpp"
 #include "graph/io/text_body.hpp"
+#include "primitives/common/error.hpp"
 
 namespace graphkit::detail {
 
@@ -22,6 +23,17 @@ loaded_graph read_binary(const std::string& path);
 std::optional<text_body> describe_edge_list(std::string_view head);
 std::optional<text_body> describe_matrix_market(const std::string& path, std::string_view head);
 std::optional<text_body> describe_dimacs(const std::string& path, std::string_view head);
+
+/// A header read off a file's head for describe_*: nullopt where the reader
+/// throws input_error (the host reader will say what is wrong, with the file).
+template <class Read>
+auto header_or_nothing(Read&& read) -> std::optional<decltype(read())> {
+  try {
+    return read();
+  } catch (const input_error&) {
+    return std::nullopt;
+  }
+}
 
 /// Takes off the front of `text` the lines `skip(line)` says to, returning how many.
 template <class Skip>

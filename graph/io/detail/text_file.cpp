@@ -1,7 +1,5 @@
 #include "graph/io/detail/text_file.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -15,6 +13,7 @@
 #include <unistd.h>
 
 #include "graph/detail/parallel.hpp"
+#include "graph/io/detail/gunzip.hpp"
 #include "graph/io/detail/posix_file.hpp"
 #include "primitives/common/error.hpp"
 
@@ -25,15 +24,6 @@ constexpr std::size_t kHugePage = 2u << 20;
 /// Each reader's share is read in pieces of this size, so that a reader
 /// faults in and fills pages it will reuse from the cache soon after.
 constexpr std::size_t kReadPiece = 8u << 20;
-
-/// Uninitialized memory for `bytes`, aligned so that huge pages can back it.
-char* allocate_text(std::size_t bytes) {
-  const std::size_t rounded = std::max(kHugePage, (bytes + kHugePage - 1) / kHugePage * kHugePage);
-  auto* p = static_cast<char*>(std::aligned_alloc(kHugePage, rounded));
-  if (p == nullptr) throw std::bad_alloc();
-  (void)madvise(p, rounded, MADV_HUGEPAGE);  // advice: refused, it changes only speed
-  return p;
-}
 
 /// Reads a stream of unknown length: read_some(dst, max) returns the bytes
 /// it put at dst, 0 at the end, and throws on errors.
@@ -56,9 +46,9 @@ text_buffer read_growing(ReadSome&& read_some) {
   return text_buffer(data.release(), used);
 }
 
-/// Plain files of known size: disjoint ranges, one per reader. Pipes and
-/// special files (no size) are read in blocks on one thread.
-text_buffer read_plain(const std::string& path, unsigned threads) {
+/// The whole file as it is on disk: a regular file by up to `threads` readers
+/// on disjoint ranges; pipes and special files (no size) in blocks on one thread.
+text_buffer read_bytes(const std::string& path, unsigned threads) {
   const posix_file fd(path);
   const long long regular_size = fd.regular_size();
   if (regular_size < 0) {
@@ -74,7 +64,7 @@ text_buffer read_plain(const std::string& path, unsigned threads) {
   text_buffer text(allocate_text(size), size);
   char* const data = const_cast<char*>(text.view().data());
   const std::size_t pieces = (size + kReadPiece - 1) / kReadPiece;
-  const unsigned readers = static_cast<unsigned>(std::min<std::size_t>(pieces, threads != 0 ? threads : host_threads()));
+  const unsigned readers = static_cast<unsigned>(std::min<std::size_t>(pieces, threads));
   std::atomic<bool> short_read{false};
   parallel_parts(readers, [&](std::size_t r) {
     // Whole pieces per reader, so that no huge page is faulted by two readers.
@@ -88,42 +78,40 @@ text_buffer read_plain(const std::string& path, unsigned threads) {
   return text;
 }
 
-// zlib's messages start with the path; ours already name the file.
-std::string gzip_reason(gzFile gz, const std::string& path, int& code) {
-  std::string why = gzerror(gz, &code);
-  if (why.rfind(path + ": ", 0) == 0) why.erase(0, path.size() + 2);
-  return why;
-}
+bool has_gzip_magic(std::string_view bytes) { return bytes.size() >= 2 && bytes[0] == '\x1f' && bytes[1] == '\x8b'; }
 
-text_buffer read_gzip(const std::string& path) {
-  gzFile gz = gzopen(path.c_str(), "rb");
-  if (gz == nullptr) throw make_input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  const std::unique_ptr<gzFile_s, int (*)(gzFile)> closer(gz, &gzclose);
-  gzbuffer(gz, 1 << 20);
-  int code = Z_OK;
-  text_buffer text = read_growing([&](char* dst, std::size_t max) {
-    const int got = gzread(gz, dst, static_cast<unsigned>(max));
-    if (got < 0) throw make_input_error(path, 0, "gzip stream is corrupt or truncated: " + gzip_reason(gz, path, code));
-    return static_cast<std::size_t>(got);
-  });
-  // zlib reports a stream that ends early only through gzerror at the end.
-  const std::string why = gzip_reason(gz, path, code);
-  if (code != Z_OK && code != Z_STREAM_END) throw make_input_error(path, 0, "gzip stream is corrupt or truncated: " + why);
-  return text;
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
 }  // namespace
 
 void text_buffer::freer::operator()(char* p) const noexcept { std::free(p); }
 
+char* allocate_text(std::size_t bytes) {
+  const std::size_t rounded = std::max(kHugePage, (bytes + kHugePage - 1) / kHugePage * kHugePage);
+  auto* p = static_cast<char*>(std::aligned_alloc(kHugePage, rounded));
+  if (p == nullptr) throw std::bad_alloc();
+  (void)madvise(p, rounded, MADV_HUGEPAGE);  // advice: refused, it changes only speed
+  return p;
+}
+
 bool is_gzip_file(const std::string& path) {
   const posix_file fd(path);
-  unsigned char magic[2] = {0, 0};
-  return fd.read_at(reinterpret_cast<char*>(magic), 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  char magic[2] = {0, 0};
+  return fd.read_at(magic, 2, 0) == 2 && has_gzip_magic({magic, 2});
 }
 
 text_buffer read_text_file(const std::string& path, unsigned threads) {
-  return is_gzip_file(path) ? read_gzip(path) : read_plain(path, threads);
+  if (threads == 0) threads = host_threads();
+  // The compressed bytes are read whole, as a plain file is, because
+  // libdeflate decompresses from one buffer (and BGZF members in parallel).
+  text_buffer bytes = read_bytes(path, threads);
+  if (has_gzip_magic(bytes.view())) return gunzip(bytes.view(), path, threads);
+  // gzip itself refuses an empty .gz; loading it as an empty graph would hide a failed write.
+  if (bytes.size() == 0 && ends_with(path, ".gz"))
+    throw make_input_error(path, 0, "empty file: a .gz file holds at least one gzip member");
+  return bytes;
 }
 
 }  // namespace graphkit::detail

@@ -1,5 +1,6 @@
-// Whole-file reads for the text loaders: plain files by several threads at
-// once, gzip streams (told by their magic bytes, not their name) through zlib.
+// Whole-file reads for the text loaders: the file's bytes by several threads
+// at once; gzip streams (told by their magic bytes, not their name) are then
+// decompressed in memory (gunzip.hpp).
 //
 // Why several readers: one read() of a page-cached file copies at ~7 GB/s on
 // our H100 host, 16 readers on disjoint ranges at ~19 GB/s; and the buffer's
@@ -34,13 +35,18 @@ class text_buffer {
   std::size_t size_ = 0;
 };
 
-/// The file's bytes, decompressed if it is gzip, read by up to `threads`
-/// threads (0: every hardware thread) where the file is plain. Throws
-/// input_error naming the file when it is missing, unreadable, or a
-/// truncated/corrupt gzip stream.
+/// The file's bytes, read by up to `threads` threads (0: every hardware
+/// thread) and decompressed if they are gzip. Throws input_error naming the
+/// file when it is missing, unreadable, a truncated/corrupt gzip stream, or
+/// empty where its name promises gzip (".gz").
 text_buffer read_text_file(const std::string& path, unsigned threads = 0);
 
 /// True when the file starts with the gzip magic bytes.
 bool is_gzip_file(const std::string& path);
+
+/// Uninitialized memory for `bytes` (std::free it, or hand it to a
+/// text_buffer), aligned so that huge pages can back it. Pages are faulted in
+/// only when written, so a generous size costs address space, not memory.
+char* allocate_text(std::size_t bytes);
 
 }  // namespace graphkit::detail

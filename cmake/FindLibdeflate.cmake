@@ -4,7 +4,9 @@
 # rather than the multiarch directory, so the header and library are searched
 # for directly. Used by graphkit's build and by its installed package config.
 find_path(LIBDEFLATE_INCLUDE_DIR libdeflate.h)
-find_library(LIBDEFLATE_LIBRARY NAMES deflate libdeflate)
+# The static archive first: the binaries then run on a GPU host that has no
+# libdeflate installed (the device machines here have none).
+find_library(LIBDEFLATE_LIBRARY NAMES libdeflate.a deflate libdeflate)
 
 include(FindPackageHandleStandardArgs)
 find_package_handle_standard_args(Libdeflate

@@ -2,6 +2,7 @@
 // fill host memory (text_file.cpp) and those that stream a file to the GPU.
 #pragma once
 
+#include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
@@ -14,6 +15,10 @@
 #include "primitives/common/error.hpp"
 
 namespace graphkit::detail {
+
+/// Bytes read from files by this process, for the apps' progress line (every
+/// loader reads through posix_file::read_at).
+inline std::atomic<std::size_t> g_file_bytes_read{0};
 
 class posix_file {
  public:
@@ -43,6 +48,7 @@ class posix_file {
       if (got < 0) throw make_input_error(path_, 0, std::string("read error: ") + std::strerror(errno));
       if (got == 0) break;
       done += static_cast<std::size_t>(got);
+      g_file_bytes_read.fetch_add(static_cast<std::size_t>(got), std::memory_order_relaxed);
     }
     return done;
   }

@@ -25,6 +25,7 @@
 #include "graph/build.hpp"
 #include "graph/detail/parallel.hpp"
 #include "graph/generate/generators.hpp"
+#include "graph/gpu/generate_gpu.hpp"
 #include "graph/gpu/load_gpu.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "graph/io/load.hpp"
@@ -162,6 +163,17 @@ int main(int argc, char** argv) {
       csr = build_csr_device(std::move(parsed->edges), rules, stats);
     });
     row("gpu", "load + build", parse_build_s, same && csr.num_edges() == 2 * g.num_edges());
+  }
+  // --gen: the host generator against the GPU's, 8x this run's edges (R-MAT, scale + 3).
+  const std::string gen = "rmat:" + std::to_string(scale + 3);
+  const std::size_t gen_edges = std::size_t{16} << (scale + 3);
+  const double gen_cpu_s = median_seconds(1, [&] { (void)generate(gen, 1); });
+  std::printf("\n| --gen | device | ms | M edges/s |\n|---|---|---|---|\n");
+  std::printf("| %s | cpu (%u threads) | %.1f | %.0f |\n", gen.c_str(), threads, gen_cpu_s * 1e3, gen_edges / gen_cpu_s / 1e6);
+  if (gpu) {
+    const double gen_gpu_s = median_seconds(trials, [&] { (void)generate_on_gpu(gen, 1); });
+    std::printf("| %s | gpu (permutation on the host) | %.1f | %.0f |\n", gen.c_str(), gen_gpu_s * 1e3,
+                gen_edges / gen_gpu_s / 1e6);
   }
   if (!keep)
     for (const std::string& f : files) std::filesystem::remove(f);

@@ -13,6 +13,7 @@
 
 #include "apps/common/progress.hpp"
 #include "graph/generate/generators.hpp"
+#include "graph/gpu/generate_gpu.hpp"
 #include "graph/gpu/load_gpu.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/device.hpp"
@@ -65,7 +66,8 @@ std::optional<file_format> format_override(const common_options& o) {
   return f;
 }
 
-input_edges load_edges(const common_options& o, report& r, input_info& info, relabel_order order, bool parse_on_gpu) {
+/// `edges_on_gpu`: files parsed and graphs generated on the GPU where it can.
+input_edges load_edges(const common_options& o, report& r, input_info& info, relabel_order order, bool edges_on_gpu) {
   if (o.input.empty() && o.generator.empty()) throw input_error("no input: give a graph file or --gen SPEC");
   input_edges out;
   {
@@ -76,11 +78,20 @@ input_edges load_edges(const common_options& o, report& r, input_info& info, rel
     if (o.device == "gpu") context = std::async(std::launch::async, [] { GRAPHKIT_CUDA_TRY(cudaFree(nullptr)); });
     if (!o.generator.empty()) {
       info.name = o.generator;
-      out.host = generate(o.generator, o.seed);
+      if (edges_on_gpu && o.device == "gpu") {
+        context.get();
+        if (std::optional<device_edges> made = generate_on_gpu(o.generator, o.seed)) {
+          out.host.num_vertices = made->num_vertices;
+          out.host.directed = made->directed;
+          out.device = std::move(*made);
+          out.on_device = true;
+        }
+      }
+      if (!out.on_device) out.host = generate(o.generator, o.seed);
     } else {
       info.name = o.input;
       const std::optional<file_format> format = format_override(o);
-      if (parse_on_gpu && o.device == "gpu") {
+      if (edges_on_gpu && o.device == "gpu") {
         context.get();
         gpu_load_options lo;
         lo.format = format;

@@ -67,7 +67,8 @@ struct input_edges {
 
 /// Runs the "load" phase (file or generator) into `report`, with its rate.
 /// For --device gpu a text file is parsed on the GPU when its lines allow
-/// (graph/gpu/load_gpu.hpp), else read on the host.
+/// (graph/gpu/load_gpu.hpp), else read on the host; --gen rmat and uniform
+/// graphs are generated on the GPU (graph/gpu/generate_gpu.hpp).
 input_edges load_edges(const common_options& options, report& r, input_info& info,
                        relabel_order order = relabel_order::sorted);
 

@@ -6,12 +6,13 @@
 
 #include "graph/build.hpp"
 #include "graph/detail/parallel.hpp"
+#include "graph/generate/edge_rules.hpp"
 #include "primitives/common/error.hpp"
 
 namespace graphkit {
 namespace {
 
-using detail::mix64;
+using detail::mix64;  // the permutation
 
 constexpr unsigned kMaxScale = 31;
 
@@ -58,33 +59,24 @@ unsigned parse_unsigned(const std::string& spec, std::string_view text, const ch
 
 }  // namespace
 
+std::vector<vertex_t> rmat_permutation(unsigned scale, std::uint64_t seed) {
+  return permutation(static_cast<vertex_t>(std::uint64_t{1} << scale), detail::rmat_stream(seed));
+}
+
 coo_graph generate_rmat(unsigned scale, unsigned edge_factor, std::uint64_t seed, rmat_params params) {
   check_scale(scale, edge_factor);
   const vertex_t n = static_cast<vertex_t>(std::uint64_t{1} << scale);
   const std::size_t m = std::size_t{edge_factor} << scale;
-  const double ab = params.a + params.b, abc = ab + params.c;
-  constexpr double kTwo32 = 4294967296.0;
-  const auto t_a = static_cast<std::uint64_t>(params.a * kTwo32);
-  const auto t_ab = static_cast<std::uint64_t>(ab * kTwo32);
-  const auto t_abc = static_cast<std::uint64_t>(abc * kTwo32);
-  const std::uint64_t stream = mix64(seed ^ 0x524d4154ULL);  // "RMAT"
+  const detail::rmat_thresholds thresholds = detail::rmat_thresholds_of(params.a, params.b, params.c);
+  const std::uint64_t stream = detail::rmat_stream(seed);
   coo_graph g;
   g.num_vertices = n;
   g.directed = false;
   fill_edges(g, m, [&](std::size_t i) {
-    std::uint64_t state = mix64(stream + i);
-    vertex_t u = 0, v = 0;
-    for (unsigned level = 0; level < scale; ++level) {
-      if (level % 2 == 0 && level > 0) state = mix64(state);
-      const std::uint64_t r = (level % 2 == 0) ? (state & 0xffffffffULL) : (state >> 32);
-      const vertex_t bit = vertex_t{1} << level;
-      if (r >= t_a && r < t_ab) v |= bit;        // quadrant B
-      else if (r >= t_ab && r < t_abc) u |= bit; // quadrant C
-      else if (r >= t_abc) u |= bit, v |= bit;   // quadrant D
-    }
-    return std::pair{u, v};
+    const detail::vertex_pair e = detail::rmat_edge(stream, i, scale, thresholds);
+    return std::pair{e.u, e.v};
   });
-  const std::vector<vertex_t> perm = permutation(n, stream);
+  const std::vector<vertex_t> perm = rmat_permutation(scale, seed);
   fill_edges(g, m, [&](std::size_t i) { return std::pair{perm[g.src[i]], perm[g.dst[i]]}; });
   return g;
 }
@@ -93,14 +85,13 @@ coo_graph generate_uniform(unsigned scale, unsigned edge_factor, std::uint64_t s
   check_scale(scale, edge_factor);
   const std::uint64_t n = std::uint64_t{1} << scale;
   const std::size_t m = std::size_t{edge_factor} << scale;
-  const std::uint64_t stream = mix64(seed ^ 0x554e4946ULL);  // "UNIF"
+  const std::uint64_t stream = detail::uniform_stream(seed);
   coo_graph g;
   g.num_vertices = static_cast<vertex_t>(n);
   g.directed = false;
   fill_edges(g, m, [&](std::size_t i) {
-    const std::uint64_t r = mix64(stream + i);
-    // High bits of 32-bit halves times n: unbiased enough for n <= 2^31.
-    return std::pair{static_cast<vertex_t>(((r & 0xffffffffULL) * n) >> 32), static_cast<vertex_t>(((r >> 32) * n) >> 32)};
+    const detail::vertex_pair e = detail::uniform_edge(stream, i, n);
+    return std::pair{e.u, e.v};
   });
   return g;
 }
@@ -127,30 +118,46 @@ coo_graph generate_grid(vertex_t rows, vertex_t cols, std::uint64_t seed, weight
   return g;
 }
 
-coo_graph generate(const std::string& spec, std::uint64_t seed) {
+generator_spec parse_generator_spec(const std::string& spec) {
   const std::size_t colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
   if (colon == std::string::npos)
     throw input_error("--gen '" + spec + "': expected " + kGeneratorSpecHelp);
   std::string_view args = std::string_view(spec).substr(colon + 1);
+  generator_spec out;
   if (kind == "rmat" || kind == "uniform") {
     const std::size_t second = args.find(':');
-    const unsigned scale = parse_unsigned(spec, args.substr(0, second), "a scale");
-    const unsigned ef = second == std::string_view::npos ? 16 : parse_unsigned(spec, args.substr(second + 1), "an edge factor");
-    return kind == "rmat" ? generate_rmat(scale, ef, seed) : generate_uniform(scale, ef, seed);
+    out.kind = kind == "rmat" ? generator_spec::rmat : generator_spec::uniform;
+    out.scale = parse_unsigned(spec, args.substr(0, second), "a scale");
+    out.edge_factor = second == std::string_view::npos ? 16 : parse_unsigned(spec, args.substr(second + 1), "an edge factor");
+    check_scale(out.scale, out.edge_factor);
+    return out;
   }
   if (kind == "grid") {
+    out.kind = generator_spec::grid;
     const std::size_t x = args.find('x');
     if (x == std::string_view::npos) {
       const unsigned scale = parse_unsigned(spec, args, "a scale or ROWSxCOLS");
       if (scale > kMaxScale) throw input_error("--gen '" + spec + "': scale too large");
-      const vertex_t rows = vertex_t{1} << (scale / 2);
-      return generate_grid(rows, static_cast<vertex_t>((std::uint64_t{1} << scale) / rows), seed);
+      out.rows = vertex_t{1} << (scale / 2);
+      out.cols = static_cast<vertex_t>((std::uint64_t{1} << scale) / out.rows);
+    } else {
+      out.rows = parse_unsigned(spec, args.substr(0, x), "a row count");
+      out.cols = parse_unsigned(spec, args.substr(x + 1), "a column count");
     }
-    return generate_grid(parse_unsigned(spec, args.substr(0, x), "a row count"),
-                         parse_unsigned(spec, args.substr(x + 1), "a column count"), seed);
+    return out;
   }
   throw input_error("--gen '" + spec + "': unknown generator '" + kind + "' (" + kGeneratorSpecHelp + ")");
+}
+
+coo_graph generate(const std::string& spec, std::uint64_t seed) {
+  const generator_spec g = parse_generator_spec(spec);
+  switch (g.kind) {
+    case generator_spec::rmat: return generate_rmat(g.scale, g.edge_factor, seed);
+    case generator_spec::uniform: return generate_uniform(g.scale, g.edge_factor, seed);
+    case generator_spec::grid: break;
+  }
+  return generate_grid(g.rows, g.cols, seed);
 }
 
 }  // namespace graphkit

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "graph/coo.hpp"
 
@@ -27,6 +28,20 @@ coo_graph generate_uniform(unsigned scale, unsigned edge_factor, std::uint64_t s
 /// A rows x cols 4-neighbour grid, undirected, weights uniform in
 /// [1, max_weight]: a road-like graph with a large diameter.
 coo_graph generate_grid(vertex_t rows, vertex_t cols, std::uint64_t seed, weight_t max_weight = 255);
+
+/// The labels' permutation of generate_rmat (Fisher-Yates on a counter
+/// stream; serial), for generators that make the edges elsewhere.
+std::vector<vertex_t> rmat_permutation(unsigned scale, std::uint64_t seed);
+
+/// A parsed --gen spec.
+struct generator_spec {
+  enum kind_t { rmat, uniform, grid } kind = rmat;
+  unsigned scale = 0, edge_factor = 16;  ///< rmat, uniform
+  vertex_t rows = 0, cols = 0;           ///< grid
+};
+
+/// Parses (and checks) a spec as generate() takes it; throws input_error.
+generator_spec parse_generator_spec(const std::string& spec);
 
 /// Builds a graph from a spec: "rmat:SCALE[:EF]", "uniform:SCALE[:EF]"
 /// (EF defaults to 16), "grid:ROWSxCOLS" or "grid:SCALE" (a square-ish grid of

@@ -1,17 +1,27 @@
-// build_csr_device: clean + CSR in one radix sort.
+// build_csr_device: clean + CSR in one radix sort (per pass).
 //
 // Every edge becomes its arcs (both ways when undirected, a self-loop once),
 // each a 64-bit key (source << b) | target with b = bits for n + 1 vertex
-// ids, so the sort runs on 2b bits (42 for 2M vertices) instead of 64. Slots
-// that hold no arc carry the all-ones key, which sorts after every arc. The
-// sort is stable, so among equal arcs the input order survives: the first of
-// a run is the first edge given, as clean() keeps it; an undirected edge's
-// two arcs each collect every copy of that edge whichever way it was written,
-// so merging runs of equal arcs is clean()'s duplicate merge done on both
-// directions at once. The sorted, merged keys are the CSR: targets are their
-// low bits and the offsets come from where each source's run begins.
+// ids, so the sort runs on 2b bits (42 for 2M vertices) instead of 64. The
+// arcs are written in input order (edge by edge) and the sort is stable, so
+// among equal arcs the input order survives: the first of a run is the first
+// edge given, as clean() keeps it; an undirected edge's two arcs each collect
+// every copy of that edge whichever way it was written, so merging runs of
+// equal arcs is clean()'s duplicate merge done on both directions at once.
+// The sorted, merged keys are the CSR: targets are their low bits and the
+// offsets come from where each source's run begins.
+//
+// When the sort of every arc at once would not fit in GPU memory (R-MAT 27:
+// 4.3 billion arcs), the sources are cut into ranges, from a histogram of
+// arc sources, so that each range's arcs fit; the ranges are built one after
+// another, each appended to the CSR, the input edges read once per range.
 #include <algorithm>
 #include <limits>
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include <vector>
 
 #include "graph/gpu/detail/memory.hpp"
 #include "graph/gpu/detail/sort.hpp"
@@ -22,55 +32,110 @@
 namespace graphkit {
 namespace {
 
-constexpr std::uint64_t kNoArc = std::numeric_limits<std::uint64_t>::max();
+constexpr std::uint64_t kNoEdge = std::numeric_limits<std::uint64_t>::max();  // no overflowing edge
 
 struct arc_layout {
   int bits;         // target bits in a key
-  bool both_ways;   // undirected: two slots per edge
+  bool both_ways;   // undirected: two arcs per edge
   bool drop_loops;
 };
 
-/// Slot s * i (+ 1) of edge i; counts the arcs written and the loops dropped
-/// (one atomic per block for each).
-__global__ void expand_arcs_kernel(const vertex_t* src, const vertex_t* dst, const weight_t* weights, std::size_t m,
-                                   arc_layout layout, std::uint64_t* keys, weight_t* arc_weights,
-                                   unsigned long long* arcs, unsigned long long* loops) {
-  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  bool first = false, second = false, loop = false;
-  if (i < m) {
-    const vertex_t u = src[i], v = dst[i];
-    loop = u == v;
-    first = !(loop && layout.drop_loops);
-    second = layout.both_ways && !loop;
-    const std::size_t slot = layout.both_ways ? 2 * i : i;
-    keys[slot] = first ? (std::uint64_t{u} << layout.bits) | v : kNoArc;
-    if (weights) arc_weights[slot] = weights[i];
-    if (layout.both_ways) {
-      keys[slot + 1] = second ? (std::uint64_t{v} << layout.bits) | u : kNoArc;
-      if (weights) arc_weights[slot + 1] = weights[i];
-    }
+/// Edge (u, v)'s arcs as keys, in placement order; returns how many (0-2).
+__device__ int arcs_of(vertex_t u, vertex_t v, const arc_layout& layout, std::uint64_t (&keys)[2]) {
+  if (u == v) {
+    if (layout.drop_loops) return 0;
+    keys[0] = (std::uint64_t{u} << layout.bits) | v;
+    return 1;
   }
-  const int written = __syncthreads_count(first) + __syncthreads_count(second);
-  const int dropped = __syncthreads_count(loop && layout.drop_loops);
-  if (threadIdx.x == 0) {
-    if (written) atomicAdd(arcs, static_cast<unsigned long long>(written));
-    if (dropped) atomicAdd(loops, static_cast<unsigned long long>(dropped));
+  keys[0] = (std::uint64_t{u} << layout.bits) | v;
+  if (!layout.both_ways) return 1;
+  keys[1] = (std::uint64_t{v} << layout.bits) | u;
+  return 2;
+}
+
+constexpr int kHistogramBins = 1024;
+
+/// How many arcs start in each of kHistogramBins source bins (source >> shift),
+/// and the self-loops dropped.
+__global__ void histogram_sources_kernel(const vertex_t* src, const vertex_t* dst, std::size_t m, arc_layout layout,
+                                         int shift, unsigned long long* bins, unsigned long long* dropped_loops) {
+  __shared__ unsigned long long local[kHistogramBins];
+  for (int b = threadIdx.x; b < kHistogramBins; b += blockDim.x) local[b] = 0;
+  __syncthreads();
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  bool dropped = false;
+  if (i < m) {
+    std::uint64_t keys[2];
+    const int count = arcs_of(src[i], dst[i], layout, keys);
+    dropped = count == 0;
+    for (int k = 0; k < count; ++k) atomicAdd(&local[(keys[k] >> layout.bits) >> shift], 1ull);
+  }
+  const int drops = __syncthreads_count(dropped);
+  for (int b = threadIdx.x; b < kHistogramBins; b += blockDim.x)
+    if (local[b] != 0) atomicAdd(&bins[b], local[b]);
+  if (threadIdx.x == 0 && drops != 0) atomicAdd(dropped_loops, static_cast<unsigned long long>(drops));
+}
+
+/// The arcs of edges in this block whose source is in [lo, hi).
+__device__ int arcs_in_range(const vertex_t* src, const vertex_t* dst, std::size_t m, const arc_layout& layout,
+                             std::uint64_t lo, std::uint64_t hi, std::uint64_t (&keys)[2]) {
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i >= m) return 0;
+  std::uint64_t all[2];
+  const int count = arcs_of(src[i], dst[i], layout, all);
+  int kept = 0;
+  for (int k = 0; k < count; ++k) {
+    const std::uint64_t u = all[k] >> layout.bits;
+    if (u >= lo && u < hi) keys[kept++] = all[k];
+  }
+  return kept;
+}
+
+__global__ void count_range_arcs_kernel(const vertex_t* src, const vertex_t* dst, std::size_t m, arc_layout layout,
+                                        std::uint64_t lo, std::uint64_t hi, std::uint64_t* block_counts) {
+  using reduce = cub::BlockReduce<int, 256>;
+  __shared__ typename reduce::TempStorage scratch;
+  std::uint64_t keys[2];
+  const int total = reduce(scratch).Sum(arcs_in_range(src, dst, m, layout, lo, hi, keys));
+  if (threadIdx.x == 0) block_counts[blockIdx.x] = static_cast<std::uint64_t>(total);
+}
+
+/// Writes the range's arcs (and their edges' weights) at the block's offset,
+/// in edge order: the order the stable sort keeps among equal arcs.
+__global__ void expand_range_arcs_kernel(const vertex_t* src, const vertex_t* dst, const weight_t* weights,
+                                         std::size_t m, arc_layout layout, std::uint64_t lo, std::uint64_t hi,
+                                         const std::uint64_t* block_offsets, std::uint64_t* keys_out,
+                                         weight_t* weights_out) {
+  using scan = cub::BlockScan<int, 256>;
+  __shared__ typename scan::TempStorage scratch;
+  std::uint64_t keys[2];
+  const int count = arcs_in_range(src, dst, m, layout, lo, hi, keys);
+  int before = 0;
+  scan(scratch).ExclusiveSum(count, before);
+  const std::size_t at = block_offsets[blockIdx.x] + static_cast<std::size_t>(before);
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  for (int k = 0; k < count; ++k) {
+    keys_out[at + k] = keys[k];
+    if (weights) weights_out[at + k] = weights[i];
   }
 }
 
-/// Targets from the keys; offsets[v] for every v whose run starts at arc i
-/// (i == count stands for the end, source n); counts the self-loop arcs.
-__global__ void lay_out_csr_kernel(const std::uint64_t* keys, std::size_t count, int bits, vertex_t n,
-                                   vertex_t* targets, edge_t* offsets, unsigned long long* loop_arcs) {
+/// Targets (and weights) of the range's merged arcs at `base`, and offsets[v]
+/// for every source v in [lo, hi] whose run starts at arc i (i == count stands
+/// for the range's end); counts the self-loop arcs.
+__global__ void lay_out_range_kernel(const std::uint64_t* keys, const weight_t* weights, std::size_t count, int bits,
+                                     std::uint64_t lo, std::uint64_t hi, std::size_t base, vertex_t* targets,
+                                     weight_t* weights_out, edge_t* offsets, unsigned long long* loop_arcs) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   bool loop = false;
   if (i <= count) {
     const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-    const std::uint64_t u = i < count ? keys[i] >> bits : n;
-    const std::uint64_t before = i == 0 ? 0 : (keys[i - 1] >> bits) + 1;
-    for (std::uint64_t v = before; v <= u; ++v) offsets[v] = i;
+    const std::uint64_t u = i < count ? keys[i] >> bits : hi;
+    const std::uint64_t before = i == 0 ? lo : (keys[i - 1] >> bits) + 1;
+    for (std::uint64_t v = before; v <= u; ++v) offsets[v] = base + i;
     if (i < count) {
-      targets[i] = static_cast<vertex_t>(keys[i] & mask);
+      targets[base + i] = static_cast<vertex_t>(keys[i] & mask);
+      if (weights) weights_out[base + i] = weights[i];
       loop = (keys[i] & mask) == u;
     }
   }
@@ -118,7 +183,7 @@ std::size_t merge_duplicate_arcs(device_buffer<std::uint64_t>& keys, device_buff
     narrow_sums_kernel<<<blocks_for(count), 256>>>(sums.data(), keys_alt.data(), count, bits, undirected,
                                                     weights_alt.data(), overflow.data());
     GRAPHKIT_CHECK_LAUNCH();
-    if (const auto bad = read_one(overflow.data()); bad != kNoArc)
+    if (const auto bad = read_one(overflow.data()); bad != kNoEdge)
       throw error("summed weight of duplicate edge (" + std::to_string(bad >> 32) + ", " +
                   std::to_string(bad & 0xffffffffu) + ") overflows 32 bits");
   }
@@ -136,60 +201,137 @@ void assign_random_weights(device_edges& g, std::uint64_t seed, weight_t max_wei
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-device_csr build_csr_device(device_edges&& g, const clean_options& options, clean_stats& stats) {
+namespace {
+
+/// Source ranges [cuts[k], cuts[k + 1]) whose arcs each fit `capacity`, from
+/// the histogram of arc sources (a bin with more arcs than that is a range
+/// of its own: the allocation then says what it needed), and the most arcs
+/// in one range.
+struct source_ranges {
+  std::vector<std::uint64_t> cuts{0};
+  std::size_t largest = 0;
+};
+
+source_ranges cut_sources(const std::vector<unsigned long long>& bins, int shift, std::uint64_t n,
+                          std::size_t capacity) {
+  source_ranges r;
+  std::size_t in_range = 0;
+  for (std::size_t b = 0; b < bins.size(); ++b) {
+    if (in_range > 0 && in_range + bins[b] > capacity && (std::uint64_t{b} << shift) < n) {
+      r.cuts.push_back(std::uint64_t{b} << shift);
+      r.largest = std::max(r.largest, in_range);
+      in_range = 0;
+    }
+    in_range += bins[b];
+  }
+  r.cuts.push_back(n);
+  r.largest = std::max(r.largest, in_range);
+  return r;
+}
+
+/// Arcs a pass can sort in the memory free now, at `per_arc` bytes (keys and
+/// weights twice, the merge's sums, the sort's scratch) with a margin kept;
+/// at most 2^31 - 1, where CUB's selections count in 32 bits.
+std::size_t arcs_that_fit(std::size_t per_arc) {
+  std::size_t free = 0, total = 0;
+  GRAPHKIT_CUDA_TRY(cudaMemGetInfo(&free, &total));
+  const std::size_t margin = std::max<std::size_t>(free / 16, std::size_t{512} << 20);
+  const std::size_t fit = free > margin ? (free - margin) / per_arc : 0;
+  return std::min<std::size_t>(fit, std::numeric_limits<std::int32_t>::max());
+}
+
+}  // namespace
+
+device_csr build_csr_device(device_edges&& g, const clean_options& options, clean_stats& stats,
+                            std::size_t max_arcs_per_pass) {
   if (options.random_weights) assign_random_weights(g, options.seed, options.max_random_weight);
   const vertex_t n = g.num_vertices;
   const std::size_t m = g.num_edges();
   const bool undirected = options.symmetrize || !g.directed;
   const bool weighted = g.weighted();
   const arc_layout layout{detail::bits_for(std::uint64_t{n} + 1), undirected, options.drop_self_loops};
-  const std::size_t slots = (undirected ? 2 : 1) * m;
   stats = {};
   stats.input_edges = m;
-
-  // Peak per slot: key and weight, twice (the sort's ping-pong), plus the
-  // edges being expanded (12 B per edge) and the CUB scratch.
-  detail::require_device_memory("build_csr", m, (weighted ? 24 : 16) * slots + 12 * m + 8 * (std::size_t{n} + 1));
-  device_buffer<std::uint64_t> keys(slots), keys_alt(slots);
-  device_buffer<weight_t> weights(weighted ? slots : 0), weights_alt(weighted ? slots : 0);
-  device_buffer<unsigned long long> counters(3);  // arcs, dropped loops, loop arcs kept
-  counters.fill_bytes(0);
-  if (m > 0) {
-    expand_arcs_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(), weighted ? g.weights.data() : nullptr, m,
-                                               layout, keys.data(), weights.data(), counters.data(),
-                                               counters.data() + 1);
-    GRAPHKIT_CHECK_LAUNCH();
-  }
-  g = {};
-  std::size_t arcs = read_one(counters.data());
-  stats.self_loops_removed = read_one(counters.data() + 1);
-
-  if (weighted) detail::sort_pairs_ping_pong(keys, keys_alt, weights, weights_alt, slots, 2 * layout.bits);
-  else detail::sort_keys_ping_pong(keys, keys_alt, slots, 2 * layout.bits);
-  if (options.drop_duplicates)
-    arcs = merge_duplicate_arcs(keys, keys_alt, weights, weights_alt, arcs, layout.bits, undirected, options.keep);
-  keys_alt = {};
-  weights_alt = {};
 
   device_csr out;
   out.num_vertices = n;
   out.directed = !undirected;
   out.offsets = device_buffer<edge_t>(std::size_t{n} + 1);
-  out.targets = device_buffer<vertex_t>(arcs);
-  lay_out_csr_kernel<<<blocks_for(arcs + 1), 256>>>(keys.data(), arcs, layout.bits, n, out.targets.data(),
-                                                    out.offsets.data(), counters.data() + 2);
+  if (m == 0) {
+    out.offsets.fill_bytes(0);
+    return out;
+  }
+  // The arcs per source bin, and the self-loops dropped.
+  const int shift = std::max(0, layout.bits - 10);
+  device_buffer<unsigned long long> counters(kHistogramBins + 2);  // bins, dropped loops, loop arcs kept
+  counters.fill_bytes(0);
+  histogram_sources_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(), m, layout, shift, counters.data(),
+                                                   counters.data() + kHistogramBins);
   GRAPHKIT_CHECK_LAUNCH();
-  if (weighted) {
-    out.weights = device_buffer<weight_t>(arcs);
-    if (arcs > 0)
-      GRAPHKIT_CUDA_TRY(cudaMemcpy(out.weights.data(), weights.data(), arcs * sizeof(weight_t),
-                                   cudaMemcpyDeviceToDevice));
+  std::vector<unsigned long long> bins(kHistogramBins + 1);
+  GRAPHKIT_CUDA_TRY(cudaMemcpy(bins.data(), counters.data(), bins.size() * sizeof bins[0], cudaMemcpyDeviceToHost));
+  stats.self_loops_removed = bins.back();
+  bins.pop_back();
+  std::size_t arcs = 0;
+  for (const auto b : bins) arcs += b;
+
+  // The CSR at its size before merging (shrunk at the end if runs merged),
+  // then as many source ranges as memory needs.
+  out.targets = device_buffer<vertex_t>(arcs);
+  if (weighted) out.weights = device_buffer<weight_t>(arcs);
+  const bool sums = weighted && options.drop_duplicates && options.keep == duplicate_weight::sum;
+  std::size_t capacity = arcs_that_fit(weighted ? (sums ? 34 : 26) : 18);
+  if (max_arcs_per_pass != 0) capacity = std::min(capacity, max_arcs_per_pass);
+  const source_ranges ranges = cut_sources(bins, shift, n, std::max<std::size_t>(capacity, 1));
+  const std::vector<std::uint64_t>& cuts = ranges.cuts;
+  const std::size_t largest = ranges.largest;
+  detail::require_device_memory("build_csr", m, (weighted ? (sums ? 32 : 24) : 16) * largest);
+  device_buffer<std::uint64_t> keys(largest), keys_alt(largest);
+  device_buffer<weight_t> weights(weighted ? largest : 0), weights_alt(weighted ? largest : 0);
+  device_buffer<std::uint64_t> block_offsets(std::size_t{blocks_for(m)} + 1);
+  std::size_t base = 0;
+  for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+    const std::uint64_t lo = cuts[k], hi = cuts[k + 1];
+    block_offsets.fill_bytes(0);
+    count_range_arcs_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(), m, layout, lo, hi,
+                                                    block_offsets.data());
+    GRAPHKIT_CHECK_LAUNCH();
+    detail::exclusive_scan(block_offsets.data(), block_offsets.size());
+    std::size_t count = read_one(block_offsets.data() + blocks_for(m));
+    expand_range_arcs_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(),
+                                                     weighted ? g.weights.data() : nullptr, m, layout, lo, hi,
+                                                     block_offsets.data(), keys.data(), weights.data());
+    GRAPHKIT_CHECK_LAUNCH();
+    if (weighted) detail::sort_pairs_ping_pong(keys, keys_alt, weights, weights_alt, count, 2 * layout.bits);
+    else detail::sort_keys_ping_pong(keys, keys_alt, count, 2 * layout.bits);
+    if (options.drop_duplicates)
+      count = merge_duplicate_arcs(keys, keys_alt, weights, weights_alt, count, layout.bits, undirected, options.keep);
+    lay_out_range_kernel<<<blocks_for(count + 1), 256>>>(keys.data(), weighted ? weights.data() : nullptr, count,
+                                                         layout.bits, lo, hi, base, out.targets.data(),
+                                                         out.weights.data(), out.offsets.data(),
+                                                         counters.data() + kHistogramBins + 1);
+    GRAPHKIT_CHECK_LAUNCH();
+    base += count;
+  }
+  g = {};
+  keys = {}, keys_alt = {}, weights = {}, weights_alt = {};
+  if (base < arcs) {  // runs merged: the CSR at its final size
+    device_buffer<vertex_t> targets(base);
+    if (base > 0)
+      GRAPHKIT_CUDA_TRY(cudaMemcpy(targets.data(), out.targets.data(), base * sizeof(vertex_t), cudaMemcpyDeviceToDevice));
+    out.targets = std::move(targets);
+    if (weighted) {
+      device_buffer<weight_t> kept(base);
+      if (base > 0)
+        GRAPHKIT_CUDA_TRY(cudaMemcpy(kept.data(), out.weights.data(), base * sizeof(weight_t), cudaMemcpyDeviceToDevice));
+      out.weights = std::move(kept);
+    }
   }
   if (options.drop_duplicates) {
     // Edges kept: every arc once when directed; when undirected a self-loop is
     // one arc and any other edge two.
-    const std::size_t loop_arcs = read_one(counters.data() + 2);
-    const std::size_t edges = undirected ? (arcs - loop_arcs) / 2 + loop_arcs : arcs;
+    const std::size_t loop_arcs = read_one(counters.data() + kHistogramBins + 1);
+    const std::size_t edges = undirected ? (base - loop_arcs) / 2 + loop_arcs : base;
     stats.duplicates_removed = m - stats.self_loops_removed - edges;
   }
   return out;

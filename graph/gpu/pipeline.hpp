@@ -57,8 +57,11 @@ clean_stats clean_device(device_edges& g, const clean_options& options);
 
 /// clean() then to_csr() on device edges, which it consumes: symmetrize,
 /// self-loops and duplicates as `options` say (random weights too), the CSR
-/// with sorted neighbour lists. `stats` as clean() reports them.
-device_csr build_csr_device(device_edges&& g, const clean_options& options, clean_stats& stats);
+/// with sorted neighbour lists. `stats` as clean() reports them. Where the
+/// arcs do not fit in one sort, source ranges are built one after another;
+/// `max_arcs_per_pass` caps a range's arcs (0: as GPU memory allows).
+device_csr build_csr_device(device_edges&& g, const clean_options& options, clean_stats& stats,
+                            std::size_t max_arcs_per_pass = 0);
 
 /// Replaces g's weights with random_weight(seed, i, max_weight), on the device.
 void assign_random_weights(device_edges& g, std::uint64_t seed, weight_t max_weight = 255);

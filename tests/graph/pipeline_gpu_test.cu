@@ -219,12 +219,16 @@ TEST(PipelineGpu, OneSortBuildMatchesCleanThenCsrForEveryOption) {
                 o.drop_duplicates = drop_duplicates;
                 o.keep = keep;
                 const coo_graph g = as_coo(r, weighted, directed);
-                clean_stats want_stats, got_stats;
+                clean_stats want_stats;
                 const csr_graph want = host_build(g, o, want_stats);
-                expect_same_csr(want, build_csr_device(to_device(g), o, got_stats));
-                EXPECT_EQ(want_stats.input_edges, got_stats.input_edges);
-                EXPECT_EQ(want_stats.self_loops_removed, got_stats.self_loops_removed);
-                EXPECT_EQ(want_stats.duplicates_removed, got_stats.duplicates_removed);
+                // One pass, and source ranges of at most 4,999 arcs built one after another.
+                for (const std::size_t per_pass : {std::size_t{0}, std::size_t{4999}}) {
+                  clean_stats got_stats;
+                  expect_same_csr(want, build_csr_device(to_device(g), o, got_stats, per_pass));
+                  EXPECT_EQ(want_stats.input_edges, got_stats.input_edges);
+                  EXPECT_EQ(want_stats.self_loops_removed, got_stats.self_loops_removed);
+                  EXPECT_EQ(want_stats.duplicates_removed, got_stats.duplicates_removed);
+                }
                 if (!weighted || !drop_duplicates) break;  // the keep rule only matters when weights merge
               }
             }
@@ -281,6 +285,9 @@ TEST(PipelineGpu, OneSortBuildReportsASumThatOverflowsLikeTheHost) {
   try { build_csr_device(to_device(g), o, stats); } catch (const error& e) { gpu_message = e.what(); }
   EXPECT_FALSE(host_message.empty());
   EXPECT_EQ(host_message, gpu_message);
+  gpu_message.clear();
+  try { build_csr_device(to_device(g), o, stats, 1); } catch (const error& e) { gpu_message = e.what(); }
+  EXPECT_EQ(host_message, gpu_message) << "a range per source";
 }
 
 TEST(PipelineGpu, ShippedDatasetsCleanAndBuildAsOnTheHost) {

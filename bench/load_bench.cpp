@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
       csr = build_csr_device(to_device(l.graph), rules, stats);
     });
     row("cpu parse, gpu build", "load + build", host_parse_s, csr.num_edges() == 2 * g.num_edges());
-    // The GPU parser (where the file's lines allow; gkbin has none), then the build.
+    // The GPU parser (where the file's lines allow; for .gkbin the GPU reader), then the build.
     gpu_load_options gpu_parse;
     gpu_parse.min_bytes = 0;
     std::optional<device_loaded> parsed = load_on_gpu(f, gpu_parse);

@@ -206,7 +206,7 @@ std::string_view complete_lines(std::string_view head, bool whole) {
 std::optional<device_loaded> load_on_gpu(const std::string& path, const gpu_load_options& options) {
   nvtx_range range("graphkit::load_on_gpu");
   const file_format format = options.format ? *options.format : detect_format(path);
-  if (format == file_format::binary) return std::nullopt;
+  if (format == file_format::binary) return load_binary_on_gpu(path);
   const detail::posix_file file(path);
   const long long file_size = file.regular_size();
   if (file_size < 0 || static_cast<std::size_t>(file_size) < options.min_bytes) return std::nullopt;

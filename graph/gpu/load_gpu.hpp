@@ -41,9 +41,14 @@ struct gpu_load_options {
 };
 
 /// The file parsed on the GPU, equal to what load_graph gives; nullopt when
-/// the host reader must take it (binary, small, a pipe, or a line the GPU
+/// the host reader must take it (a version 1 .gkbin, small, a pipe, or a line the GPU
 /// does not take). Throws input_error for a file that cannot be opened or
 /// read, device_memory_error when the text does not fit on the device.
 std::optional<device_loaded> load_on_gpu(const std::string& path, const gpu_load_options& options = {});
+
+/// A .gkbin version 2 file read straight to the device and checked there
+/// (graph/gpu/binary_gpu.cu), equal to what load_graph gives, with the same
+/// input_error for a damaged file; nullopt for version 1 (the host reader's).
+std::optional<device_loaded> load_binary_on_gpu(const std::string& path);
 
 }  // namespace graphkit

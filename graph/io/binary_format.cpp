@@ -1,154 +1,154 @@
 // graphkit's binary graph (.gkbin): a fast reload of a parsed, relabelled
-// graph. Little-endian layout, version 1:
-//   char[8] "GRAPHKIT" | u32 version | u32 flags (1 weighted, 2 directed,
-//   4 original ids) | u64 vertices | u64 edges | u32 src[m] | u32 dst[m] |
-//   i32 weights[m] if weighted | u64 original_ids[n] if flagged |
-//   u64 checksum of every byte before it.
+// graph, read at file-read speed by several host threads (here) or straight
+// into device memory (graph/gpu/binary_gpu.cu). Little-endian layout,
+// version 2 (version 1 files still load: binary_format_v1.cpp):
+//
+//   offset      bytes  field
+//   0           8      char[8] "GRAPHKIT"
+//   8           4      u32 version (2)
+//   12          4      u32 flags: 1 weighted, 2 directed, 4 original ids
+//   16          8      u64 vertices n
+//   24          8      u64 edges m
+//   32          8      u64 block size B (a multiple of 8 up to 2^30; written as 1 MiB)
+//   40          8      u64 table checksum: the sum (gkbin_hash.hpp) of the table's bytes
+//   48          8      zero
+//   56          8      u64 header checksum: the sum of bytes 0..55
+//   64                 u32 src[m]
+//   next 8k            u32 dst[m]
+//   next 8k            i32 weights[m], if weighted
+//   next 8k            u64 original_ids[n], if flagged
+//   next 8k            u64 table[]: the sum of each B-byte block of each array
+//                      above, in file order (ceil(bytes / B) per array, the
+//                      last one short); the file ends after it.
+//
+// Zero bytes pad each array to the next multiple of 8 and are not summed.
+// Why this shape: every array starts 8-aligned at an offset the header
+// implies, so a reader preads it into place (host memory or pinned chunks on
+// their way to the device) with no copy, and sums its words as they are;
+// per-block sums let many threads, or one kernel, check a file at once, a
+// host thread each block right after reading it. The header's own checksum
+// covers the table's, so header and table are checked before any array is
+// trusted (a damaged edge count is a damaged header, not a size mismatch).
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 
+#include "graph/detail/parallel.hpp"
+#include "graph/io/detail/gkbin_file.hpp"
+#include "graph/io/detail/gkbin_hash.hpp"
+#include "graph/io/detail/raw_edges.hpp"
 #include "graph/io/detail/readers.hpp"
 #include "primitives/common/error.hpp"
 
 namespace graphkit::detail {
 namespace {
 
-constexpr char kMagic[8] = {'G', 'R', 'A', 'P', 'H', 'K', 'I', 'T'};
-constexpr std::uint32_t kVersion = 1;
-constexpr std::uint32_t kWeighted = 1, kDirected = 2, kOriginalIds = 4;
-constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8 + 8;
-
-// Four independent multiply-xor lanes over 8-byte words: several GB/s, and
-// any flipped bit or reordered word changes the sum.
-class checksum {
- public:
-  void add(const void* data, std::size_t bytes) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (; pending_ < 8 && bytes > 0; --bytes) tail_[pending_++] = *p++;
-    if (pending_ == 8) {
-      absorb(tail_);
-      pending_ = 0;
-    }
-    for (; bytes >= 8; bytes -= 8, p += 8) absorb(p);
-    for (; bytes > 0; --bytes) tail_[pending_++] = *p++;
-  }
-  [[nodiscard]] std::uint64_t value() const {
-    std::uint64_t h = total_ ^ 0x9e3779b97f4a7c15ULL;
-    for (int i = 0; i < pending_; ++i) h = (h ^ tail_[i]) * 0x100000001b3ULL;
-    for (const std::uint64_t lane : lanes_) h = (h ^ lane) * 0xff51afd7ed558ccdULL, h ^= h >> 32;
-    return h;
-  }
-
- private:
-  void absorb(const unsigned char* p) {
-    std::uint64_t word;
-    std::memcpy(&word, p, 8);
-    std::uint64_t& lane = lanes_[total_++ & 3];
-    lane = (lane ^ word) * 0x9fb21c651e98df25ULL;
-    lane ^= lane >> 29;
-  }
-  std::uint64_t lanes_[4] = {1, 2, 3, 4};
-  std::uint64_t total_ = 0;
-  unsigned char tail_[8] = {};
-  int pending_ = 0;
-};
-
 struct file_closer {
   void operator()(std::FILE* f) const noexcept { std::fclose(f); }
 };
 
+/// The block sums of g's arrays, computed by every hardware thread.
+std::vector<std::uint64_t> block_table(const gkbin::layout& l, const std::array<const void*, gkbin::kArrays>& data) {
+  std::vector<std::uint64_t> table(l.total_blocks);
+  const auto threads = static_cast<unsigned>(std::min<std::uint64_t>(host_threads(), l.total_blocks));
+  parallel_parts(threads, [&](std::size_t t) {
+    const auto [lo, hi] = part_range(l.total_blocks, threads, t);
+    for (unsigned a = 0; a < gkbin::kArrays; ++a) {
+      const gkbin::array_place& p = l.arrays[a];
+      // This thread's blocks of array a: [lo, hi) intersected with the array's.
+      const std::uint64_t from = std::max<std::uint64_t>(lo, p.first_block);
+      const std::uint64_t to = std::min<std::uint64_t>(hi, p.first_block + p.blocks);
+      for (std::uint64_t b = from; b < to; ++b) {
+        const std::uint64_t at = (b - p.first_block) * l.block_bytes;
+        table[b] = gkbin::sum_bytes(static_cast<const char*>(data[a]) + at, std::min(l.block_bytes, p.bytes - at),
+                                    (p.offset + at) / 8);
+      }
+    }
+  });
+  return table;
+}
+
+/// g's arrays sized for `l`, their pages faulted in and zeroed (std::vector's
+/// resize) by one thread per array at once: one thread zeroing the whole
+/// graph would take longer than reading it.
+void size_arrays(coo_graph& g, const gkbin::layout& l) {
+  const bool big = l.edges * sizeof(vertex_t) >= kStagedMinBytes;
+  parallel_parts(big ? gkbin::kArrays : 1, [&](std::size_t part) {
+    for (unsigned a = 0; a < gkbin::kArrays; ++a) {
+      if (big && a != part) continue;
+      switch (a) {
+        case gkbin::kSrc: g.src = prepared_vector<vertex_t>(l.edges); break;
+        case gkbin::kDst: g.dst = prepared_vector<vertex_t>(l.edges); break;
+        case gkbin::kWeights:
+          if (l.weighted()) g.weights = prepared_vector<weight_t>(l.edges);
+          break;
+        case gkbin::kOriginalIdArray:
+          if (l.has_original_ids()) g.original_ids = prepared_vector<original_id_t>(l.vertices);
+          break;
+      }
+    }
+  });
+}
+
 }  // namespace
 
-void write_binary(const coo_graph& g, const std::string& path) {
+void write_binary(const coo_graph& g, const std::string& path, std::uint64_t block_bytes) {
+  if (block_bytes == 0) block_bytes = gkbin::kDefaultBlockBytes;
+  if (block_bytes % 8 != 0 || block_bytes > gkbin::kMaxBlockBytes)
+    throw error("write_binary: block size " + std::to_string(block_bytes) + " is not a multiple of 8 up to 2^30");
+  const std::uint64_t n = g.num_vertices, m = g.num_edges();
+  if (g.dst.size() != m || (g.weighted() && g.weights.size() != m) ||
+      (!g.original_ids.empty() && g.original_ids.size() != n))
+    throw error("write_binary: the graph's arrays disagree on its edge or vertex count");
+  const std::uint32_t flags = (g.weighted() ? gkbin::kWeighted : 0) | (g.directed ? gkbin::kDirected : 0) |
+                              (g.original_ids.empty() ? 0 : gkbin::kOriginalIds);
+  const gkbin::layout l = gkbin::layout::of(flags, n, m, block_bytes);
+  const std::array<const void*, gkbin::kArrays> data = {g.src.data(), g.dst.data(), g.weights.data(),
+                                                        g.original_ids.data()};
+  const std::vector<std::uint64_t> table = block_table(l, data);
+  const auto header = gkbin::encode_header(l, table);
+
   std::unique_ptr<std::FILE, file_closer> f(std::fopen(path.c_str(), "wb"));
   if (!f) throw make_input_error(path, 0, "cannot create file");
-  checksum sum;
-  auto put = [&](const void* data, std::size_t bytes) {
-    if (bytes == 0) return;
-    if (std::fwrite(data, 1, bytes, f.get()) != bytes) throw make_input_error(path, 0, "write failed");
-    sum.add(data, bytes);
+  std::uint64_t at = 0;
+  auto put = [&](const void* bytes, std::uint64_t count) {
+    if (count != 0 && std::fwrite(bytes, 1, count, f.get()) != count) throw make_input_error(path, 0, "write failed");
+    at += count;
   };
-  const std::uint32_t flags = (g.weighted() ? kWeighted : 0) | (g.directed ? kDirected : 0) |
-                              (g.original_ids.empty() ? 0 : kOriginalIds);
-  const std::uint64_t n = g.num_vertices, m = g.num_edges();
-  put(kMagic, 8);
-  put(&kVersion, 4);
-  put(&flags, 4);
-  put(&n, 8);
-  put(&m, 8);
-  put(g.src.data(), m * sizeof(vertex_t));
-  put(g.dst.data(), m * sizeof(vertex_t));
-  if (g.weighted()) put(g.weights.data(), m * sizeof(weight_t));
-  if (!g.original_ids.empty()) put(g.original_ids.data(), n * sizeof(original_id_t));
-  const std::uint64_t value = sum.value();
-  put(&value, 8);
+  auto pad_to = [&](std::uint64_t offset) {
+    const char zeros[8] = {};
+    put(zeros, offset - at);
+  };
+  put(header.data(), header.size());
+  for (unsigned a = 0; a < gkbin::kArrays; ++a) {
+    pad_to(l.arrays[a].offset);
+    put(data[a], l.arrays[a].bytes);
+  }
+  pad_to(l.table_offset);
+  put(table.data(), table.size() * sizeof(std::uint64_t));
   if (std::fflush(f.get()) != 0) throw make_input_error(path, 0, "write failed");
 }
 
 loaded_graph read_binary(const std::string& path) {
-  std::unique_ptr<std::FILE, file_closer> f(std::fopen(path.c_str(), "rb"));
-  if (!f) throw make_input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  std::fseek(f.get(), 0, SEEK_END);
-  const auto file_bytes = static_cast<std::uint64_t>(std::ftell(f.get()));
-  std::rewind(f.get());
-  checksum sum;
-  auto get = [&](void* data, std::size_t bytes, const char* what) {
-    if (bytes == 0) return;
-    if (std::fread(data, 1, bytes, f.get()) != bytes)
-      throw make_input_error(path, 0, std::string("file ends inside the ") + what);
-    sum.add(data, bytes);
-  };
-  char magic[8] = {};
-  std::uint32_t version = 0, flags = 0;
-  std::uint64_t n = 0, m = 0;
-  get(magic, 8, "header");
-  if (std::memcmp(magic, kMagic, 8) != 0)
-    throw make_input_error(path, 0, "not a graphkit binary graph: wrong magic (expected 'GRAPHKIT')");
-  get(&version, 4, "header");
-  if (version != kVersion)
-    throw make_input_error(path, 0, "graphkit binary version " + std::to_string(version) +
-                                        " is not supported (this build reads version " + std::to_string(kVersion) + ")");
-  get(&flags, 4, "header");
-  get(&n, 8, "header");
-  get(&m, 8, "header");
-  if ((flags & ~(kWeighted | kDirected | kOriginalIds)) != 0)
-    throw make_input_error(path, 0, "unknown header flags " + std::to_string(flags));
-  if (n >= kMaxVertices || m > (file_bytes / 8))
-    throw make_input_error(path, 0, "header claims " + std::to_string(n) + " vertices and " +
-                                        std::to_string(m) + " edges, which a " + std::to_string(file_bytes) +
-                                        "-byte file cannot hold");
-  const std::uint64_t expected = kHeaderBytes + m * 8 + ((flags & kWeighted) ? m * 4 : 0) +
-                                 ((flags & kOriginalIds) ? n * 8 : 0) + 8;
-  if (file_bytes != expected)
-    throw make_input_error(path, 0, "file is " + std::to_string(file_bytes) + " bytes, its header implies " +
-                                        std::to_string(expected));
+  const posix_file file(path);
+  const std::optional<gkbin::checked_file> f = gkbin::open_file(file);
+  if (!f) return read_binary_v1(path);
+  const gkbin::layout& l = f->where;
   loaded_graph out;
   out.format = file_format::binary;
-  out.bytes = file_bytes;
+  out.bytes = l.file_bytes;
   coo_graph& g = out.graph;
-  g.num_vertices = static_cast<vertex_t>(n);
-  g.directed = (flags & kDirected) != 0;
-  g.src.resize(m);
-  g.dst.resize(m);
-  get(g.src.data(), m * sizeof(vertex_t), "source array");
-  get(g.dst.data(), m * sizeof(vertex_t), "destination array");
-  if (flags & kWeighted) {
-    g.weights.resize(m);
-    get(g.weights.data(), m * sizeof(weight_t), "weight array");
-  }
-  if (flags & kOriginalIds) {
-    g.original_ids.resize(n);
-    get(g.original_ids.data(), n * sizeof(original_id_t), "original id array");
-  }
-  const std::uint64_t computed = sum.value();
-  std::uint64_t stored = 0;
-  if (std::fread(&stored, 1, 8, f.get()) != 8) throw make_input_error(path, 0, "file ends before the checksum");
-  if (stored != computed) throw make_input_error(path, 0, "checksum mismatch: the file is corrupt");
-  for (std::uint64_t i = 0; i < m; ++i) {
-    if (g.src[i] >= n || g.dst[i] >= n)
-      throw make_input_error(path, 0, "edge " + std::to_string(i) + " names a vertex beyond " + std::to_string(n));
-  }
+  g.num_vertices = static_cast<vertex_t>(l.vertices);
+  g.directed = l.directed();
+  size_arrays(g, l);
+  std::vector<gkbin::host_target> targets = {{gkbin::kSrc, g.src.data()}, {gkbin::kDst, g.dst.data()}};
+  if (l.weighted()) targets.push_back({gkbin::kWeights, g.weights.data()});
+  if (l.has_original_ids()) targets.push_back({gkbin::kOriginalIdArray, g.original_ids.data()});
+  const std::uint64_t beyond = gkbin::read_arrays(file, *f, targets);
+  if (beyond != gkbin::kNoEdge)
+    gkbin::throw_vertex_beyond(path, beyond, g.src[beyond] >= g.num_vertices ? g.src[beyond] : g.dst[beyond],
+                               l.vertices);
   return out;
 }
 

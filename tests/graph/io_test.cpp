@@ -245,7 +245,7 @@ TEST(BinaryFormat, CorruptionAndTruncationAreDetected) {
   std::string flipped = bytes;
   flipped[bytes.size() / 2] ^= 0x10;
   write_file(path, flipped);
-  EXPECT_NE(load_error(path).find("checksum mismatch"), std::string::npos) << load_error(path);
+  EXPECT_NE(load_error(path).find("does not match its checksum"), std::string::npos) << load_error(path);
   write_file(path, bytes.substr(0, bytes.size() - 5));
   EXPECT_NE(load_error(path).find("header implies"), std::string::npos) << load_error(path);
   write_file(path, "NOTGRAPH" + bytes.substr(8));

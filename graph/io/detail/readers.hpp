@@ -1,6 +1,7 @@
 // One reader and one writer per format, behind load_graph / write_graph.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,7 +18,9 @@ namespace graphkit::detail {
 loaded_graph read_edge_list(const std::string& path, text_buffer&& file_text, const load_options& options);
 loaded_graph read_matrix_market(const std::string& path, text_buffer&& file_text);
 loaded_graph read_dimacs(const std::string& path, text_buffer&& file_text);
+/// .gkbin version 2 (and version 1 through read_binary_v1).
 loaded_graph read_binary(const std::string& path);
+loaded_graph read_binary_v1(const std::string& path);
 
 /// describe_text_body for each text format (same contract).
 std::optional<text_body> describe_edge_list(std::string_view head);
@@ -52,6 +55,9 @@ std::size_t skip_lines(std::string_view& text, Skip&& skip) {
 std::string render_edge_list(const coo_graph& g);
 std::string render_matrix_market(const coo_graph& g);
 std::string render_dimacs(const coo_graph& g);
-void write_binary(const coo_graph& g, const std::string& path);
+/// .gkbin version 2 with blocks of `block_bytes` (0: the default, 1 MiB).
+void write_binary(const coo_graph& g, const std::string& path, std::uint64_t block_bytes = 0);
+/// .gkbin version 1, as older builds wrote it: for tests of the reader's fallback.
+void write_binary_v1(const coo_graph& g, const std::string& path);
 
 }  // namespace graphkit::detail

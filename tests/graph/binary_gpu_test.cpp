@@ -11,26 +11,12 @@
 #include "graph/io/load.hpp"
 #include "primitives/common/error.hpp"
 #include "tests/common/gpu_support.hpp"
+#include "tests/graph/device_loaded_checks.hpp"
 #include "tests/common/test_support.hpp"
 #include "tests/graph/gkbin_cases.hpp"
 
 namespace graphkit {
 namespace {
-
-/// Equal to what the host reader gives, edge for edge.
-void expect_same_as_host(const std::string& path, device_loaded&& got) {
-  const loaded_graph want = load_graph(path);
-  coo_graph g;
-  to_host(std::move(got.edges), g);
-  EXPECT_EQ(want.format, got.format);
-  EXPECT_EQ(want.bytes, got.bytes);
-  EXPECT_EQ(want.graph.num_vertices, g.num_vertices);
-  EXPECT_EQ(want.graph.directed, g.directed);
-  EXPECT_TRUE(want.graph.src == g.src) << "src differs";
-  EXPECT_TRUE(want.graph.dst == g.dst) << "dst differs";
-  EXPECT_TRUE(want.graph.weights == g.weights) << "weights differ";
-  EXPECT_TRUE(want.graph.original_ids == got.original_ids) << "original ids differ";
-}
 
 /// The input_error message of `load`, or a note that there was none.
 template <class Load>
@@ -59,7 +45,7 @@ TEST(BinaryGpu, RandomGraphsEqualTheHostReader) {
         detail::write_binary(g, path, block);
         std::optional<device_loaded> got = load_binary_on_gpu(path);
         ASSERT_TRUE(got.has_value());
-        expect_same_as_host(path, std::move(*got));
+        test::expect_same_as_host(path, std::move(*got));
       }
     }
   }
@@ -74,7 +60,7 @@ TEST(BinaryGpu, LoadOnGpuTakesEveryVersion2File) {
   write_graph(test::gkbin::random_graph(rng, 20, true, false, true), path);
   std::optional<device_loaded> got = load_on_gpu(path);  // default options: small files too
   ASSERT_TRUE(got.has_value());
-  expect_same_as_host(path, std::move(*got));
+  test::expect_same_as_host(path, std::move(*got));
 }
 
 TEST(BinaryGpu, LargeGraphAndItsFirstDamagedBlock) {
@@ -99,7 +85,7 @@ TEST(BinaryGpu, LargeGraphAndItsFirstDamagedBlock) {
   write_graph(g, path);
   std::optional<device_loaded> got = load_binary_on_gpu(path);
   ASSERT_TRUE(got.has_value());
-  expect_same_as_host(path, std::move(*got));
+  test::expect_same_as_host(path, std::move(*got));
 
   std::string file = test::read_all(path);
   const auto d = test::gkbin::layout_of(g, 1u << 20);

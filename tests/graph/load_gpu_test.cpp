@@ -15,6 +15,7 @@
 #include "graph/io/load.hpp"
 #include "primitives/common/error.hpp"
 #include "tests/common/gpu_support.hpp"
+#include "tests/graph/device_loaded_checks.hpp"
 #include "tests/common/test_support.hpp"
 
 namespace graphkit {
@@ -26,20 +27,6 @@ gpu_load_options every_size() {
   return o;
 }
 
-/// Equal to what the host reader gives, edge for edge.
-void expect_same_as_host(const std::string& path, device_loaded&& got) {
-  const loaded_graph want = load_graph(path);
-  coo_graph g;
-  to_host(std::move(got.edges), g);
-  EXPECT_EQ(want.format, got.format);
-  EXPECT_EQ(want.bytes, got.bytes);
-  EXPECT_EQ(want.graph.num_vertices, g.num_vertices);
-  EXPECT_EQ(want.graph.directed, g.directed);
-  EXPECT_TRUE(want.graph.src == g.src) << "src differs";
-  EXPECT_TRUE(want.graph.dst == g.dst) << "dst differs";
-  EXPECT_TRUE(want.graph.weights == g.weights) << "weights differ";
-  EXPECT_TRUE(want.graph.original_ids == got.original_ids) << "original ids differ";
-}
 
 TEST(LoadGpu, ShippedDatasetsParseAsOnTheHost) {
   GRAPHKIT_REQUIRE_GPU();
@@ -49,7 +36,7 @@ TEST(LoadGpu, ShippedDatasetsParseAsOnTheHost) {
     SCOPED_TRACE(name);
     std::optional<device_loaded> got = load_on_gpu(test::dataset(name), every_size());
     ASSERT_TRUE(got.has_value());
-    expect_same_as_host(test::dataset(name), std::move(*got));
+    test::expect_same_as_host(test::dataset(name), std::move(*got));
   }
   EXPECT_FALSE(load_on_gpu(test::dataset("bcsstk13.mtx"), every_size()).has_value());
   EXPECT_FALSE(load_on_gpu(test::dataset("karate.mtx")).has_value()) << "small files are the host's by default";
@@ -79,7 +66,7 @@ TEST(LoadGpu, RandomGraphsInEveryTextFormatAndLineEnding) {
       }
       std::optional<device_loaded> got = load_on_gpu(path, every_size());
       ASSERT_TRUE(got.has_value());
-      expect_same_as_host(path, std::move(*got));
+      test::expect_same_as_host(path, std::move(*got));
     }
     std::remove(path.c_str());
   }
@@ -93,7 +80,7 @@ TEST(LoadGpu, ZeroAndOneEdgeFiles) {
   for (const std::string& path : {el, mtx}) {
     std::optional<device_loaded> got = load_on_gpu(path, every_size());
     ASSERT_TRUE(got.has_value());
-    expect_same_as_host(path, std::move(*got));
+    test::expect_same_as_host(path, std::move(*got));
   }
   test::write_all(el, "# no edges\n");
   test::write_all(mtx, "%%MatrixMarket matrix coordinate pattern general\n3 3 0\n");
@@ -169,7 +156,7 @@ TEST(LoadGpu, MutatedFilesGiveTheHostsGraphOrGoToTheHost) {
       if (!got) continue;
       ASSERT_TRUE(host_accepts) << "the GPU accepted a file the host refuses";
       ++accepted;
-      expect_same_as_host(path, std::move(*got));
+      test::expect_same_as_host(path, std::move(*got));
     }
     RecordProperty(std::string("accepted") + suffix, accepted);
     std::remove(path.c_str());

@@ -177,9 +177,7 @@ void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes, c
 void fill_device(void* device_dst, std::size_t bytes, const chunk_filler& fill, const transfer_options& options) {
   if (bytes == 0) return;
   GRAPHKIT_CUDA_TRY(cudaDeviceSynchronize());
-  transfer_options o = options;
-  if (o.threads == 0) o.threads = detail::host_threads();
-  staged_to_device(static_cast<char*>(device_dst), bytes, o, fill);
+  staged_to_device(static_cast<char*>(device_dst), bytes, options, fill);
 }
 
 void copy_to_host(void* host_dst, const void* device_src, std::size_t bytes, const transfer_options& options) {

@@ -28,9 +28,8 @@ struct transfer_options {
   unsigned threads = 0;                 ///< host threads; 0: min(8, hardware threads)
   /// Per pinned chunk; two per thread. Pinning costs ~0.55 ms per MiB on the
   /// H100 host (256 MiB took 140 ms of a 0.7 s run), so the pool stays small:
-  /// 16 lanes of 1 MiB chunks are 32 MiB, and 1 MiB copies still keep the
-  /// link busy.
-  std::size_t chunk_bytes = 1u << 20;
+  /// 2 MiB chunks still keep the link busy.
+  std::size_t chunk_bytes = 2u << 20;
 };
 
 /// Smaller copies are not worth the threads.
@@ -44,9 +43,7 @@ using chunk_filler = std::function<void(char* chunk, std::size_t at, std::size_t
 
 /// Fills `bytes` of device memory from a source that writes pinned chunks
 /// itself (a file read straight into them: no pageable copy in between), on
-/// the same lanes as copy_to_device, by one thread per hardware thread unless
-/// `options.threads` says otherwise (a page-cached file reads ~1.5x faster
-/// with 16 readers than with 8); waits for it.
+/// the same lanes as copy_to_device; waits for it.
 void fill_device(void* device_dst, std::size_t bytes, const chunk_filler& fill, const transfer_options& options = {});
 
 /// Copies `bytes` from the device to pageable host memory; waits for it.

@@ -101,7 +101,7 @@ std::optional<checked_file> open_file(const posix_file& file) {
   if (got < 8) throw ends_inside_header();
   if (std::memcmp(h, kMagic, 8) != 0)
     throw make_input_error(path, 0, "not a graphkit binary graph: wrong magic (expected 'GRAPHKIT')");
-  if (got < kFlagsAt) throw ends_inside_header();
+  if (got < kVersionAt + 4) throw ends_inside_header();
   const auto version = load<std::uint32_t>(h + kVersionAt);
   if (version == 1) return std::nullopt;
   if (version != kVersion)

@@ -67,7 +67,7 @@ void drop_duplicates(coo_graph& g, duplicate_weight keep, clean_stats& stats) {
       }
       if (combined > std::numeric_limits<weight_t>::max() ||
           combined < std::numeric_limits<weight_t>::min()) {
-        throw error("summed weight of duplicate edge (" + std::to_string(g.src[order[i]]) + ", " +
+        throw input_error("summed weight of duplicate edge (" + std::to_string(g.src[order[i]]) + ", " +
                     std::to_string(g.dst[order[i]]) + ") overflows 32 bits");
       }
       src.push_back(g.src[order[i]]);

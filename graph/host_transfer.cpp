@@ -81,7 +81,7 @@ unsigned thread_count(const transfer_options& o, std::size_t bytes) {
 /// [0, bytes) and moves it chunk by chunk, two chunks in flight per lane.
 template <class PerLane>
 void run_lanes(std::size_t bytes, const transfer_options& o, PerLane&& per_lane) {
-  if (o.chunk_bytes == 0) throw error("host transfer: chunk_bytes must be positive");
+  GRAPHKIT_EXPECTS(o.chunk_bytes > 0, "host transfer: chunk_bytes must be positive");
   const unsigned threads = thread_count(o, bytes);
   const auto hold = pool().reserve(threads, o.chunk_bytes);
   detail::parallel_parts(threads, [&](std::size_t t) {

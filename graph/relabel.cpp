@@ -117,7 +117,7 @@ relabeled_edges relabel_sparse(std::span<const std::uint64_t> src, std::span<con
 
 relabeled_edges relabel(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst,
                         relabel_order order) {
-  if (src.size() != dst.size()) throw error("relabel: src and dst differ in length");
+  GRAPHKIT_EXPECTS(src.size() == dst.size(), "relabel: src and dst differ in length");
   std::uint64_t max_id = 0;
   for (std::size_t i = 0; i < src.size(); ++i) max_id = std::max({max_id, src[i], dst[i]});
   // A table of max_id + 1 entries pays when it is no larger than the ids themselves.

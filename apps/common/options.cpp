@@ -172,7 +172,7 @@ built_graph build_input(input_edges&& g, const common_options& o, clean_options 
 
 void built_graph::fetch_adjacency() {
   if (host.has_adjacency()) return;
-  if (device.num_edges() != host.num_edges()) throw error("built_graph: the device CSR was handed on before fetch_adjacency");
+  GRAPHKIT_EXPECTS(device.num_edges() == host.num_edges(), "built_graph: the device CSR was handed on before fetch_adjacency");
   host.targets = download(device.targets);
   host.weights = download(device.weights);
 }
@@ -210,7 +210,7 @@ int finish(report& r, const common_options& o) {
   if (o.device == "gpu") r.set("peak GPU MB (graphkit buffers)", device_memory_in_use().peak / 1048576.0);
   r.print(std::cout);
   if (!o.json.empty()) r.write_json(o.json);
-  const int code = r.validation_failed() ? 1 : 0;
+  const int code = r.validation_failed() ? kExitValidationFailed : kExitSuccess;
   if (o.device == "gpu" && !full_exit_wanted()) {
     // Tearing the CUDA context down buffer by buffer costs 0.1-0.15 s (a
     // fifth of a whole `sssp FILE`); the driver frees all of it with the
@@ -228,16 +228,19 @@ int guarded_main(const std::function<int()>& body) {
     return body();
   } catch (const input_error& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return 2;
-  } catch (const error& e) {
+    return kExitBadInput;
+  } catch (const resource_error& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return 2;
+    return kExitBadInput;
   } catch (const std::bad_alloc&) {
     std::cerr << "error: out of host memory\n";
-    return 2;
+    return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "internal error: " << e.what() << "\n";
-    return 1;
+    std::cerr << "internal error: " << e.what() << "\n(please report it, with the command line)\n";
+    return kExitInternal;
+  } catch (...) {
+    std::cerr << "internal error: an unknown exception\n";
+    return kExitInternal;
   }
 }
 
@@ -250,7 +253,7 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    return code == 0 ? kExitSuccess : kExitBadInput;
   }
   return std::nullopt;
 }

@@ -106,8 +106,15 @@ vertex_t dense_vertex_id(const csr_graph& g, original_id_t original);
 /// compute-sanitizer) or with GRAPHKIT_FULL_EXIT=1 it returns as usual.
 int finish(report& r, const common_options& options);
 
-/// Runs `body` and turns graphkit's errors into messages and exit codes:
-/// 2 for bad input, bad options and resources (GPU memory), 1 for anything else.
+/// The apps' exit codes.
+inline constexpr int kExitSuccess = 0;
+inline constexpr int kExitValidationFailed = 1;  ///< --validate found a difference
+inline constexpr int kExitBadInput = 2;          ///< bad input or usage, or too little memory for it
+inline constexpr int kExitInternal = 3;          ///< a bug or a failed CUDA call: please report
+
+/// Runs `body` and turns exceptions into messages and exit codes:
+/// input_error, resource_error (GPU memory, a full hash table) and host
+/// memory exhaustion exit 2; any other exception is internal and exits 3.
 int guarded_main(const std::function<int()>& body);
 
 }  // namespace graphkit::apps

@@ -184,7 +184,7 @@ std::size_t merge_duplicate_arcs(device_buffer<std::uint64_t>& keys, device_buff
                                                     weights_alt.data(), overflow.data());
     GRAPHKIT_CHECK_LAUNCH();
     if (const auto bad = read_one(overflow.data()); bad != kNoEdge)
-      throw error("summed weight of duplicate edge (" + std::to_string(bad >> 32) + ", " +
+      throw input_error("summed weight of duplicate edge (" + std::to_string(bad >> 32) + ", " +
                   std::to_string(bad & 0xffffffffu) + ") overflows 32 bits");
   }
   std::swap(keys, keys_alt);

@@ -136,7 +136,7 @@ clean_stats clean_device(device_edges& g, const clean_options& options) {
                                              counters.data() + 1);
   GRAPHKIT_CHECK_LAUNCH();
   if (const auto failed = read_one(counters.data() + 1); failed != 0)
-    throw error("clean_on_gpu: " + std::to_string(failed) + " edges found the table full");
+    throw resource_error("clean_on_gpu: " + std::to_string(failed) + " edges found the table full");
   stats.self_loops_removed = read_one(counters.data());
 
   device_buffer<std::uint64_t> distinct(m);
@@ -147,7 +147,7 @@ clean_stats clean_device(device_edges& g, const clean_options& options) {
   GRAPHKIT_CHECK_LAUNCH();
   const std::size_t n = read_one(counters.data() + 2);
   if (const auto bad = read_one(counters.data() + 3); weighted && bad != kNoEdge)
-    throw error("summed weight of duplicate edge (" + std::to_string(bad >> 32) + ", " +
+    throw input_error("summed weight of duplicate edge (" + std::to_string(bad >> 32) + ", " +
                 std::to_string(bad & 0xffffffffu) + ") overflows 32 bits");
   stats.duplicates_removed = m - stats.self_loops_removed - n;
 

@@ -100,7 +100,7 @@ device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_ord
   insert_ids_kernel<<<blocks_for(n), 256>>>(ref, ids.data(), n, counters.data(), saw_empty_id);
   GRAPHKIT_CHECK_LAUNCH();
   if (const auto failed = read_one(counters.data()); failed != 0)
-    throw error("relabel_on_gpu: " + std::to_string(failed) + " ids found the table full");
+    throw resource_error("relabel_on_gpu: " + std::to_string(failed) + " ids found the table full");
   const bool has_empty_id = read_one(saw_empty_id) != 0;
 
   // Distinct ids, the table's values pointing at them.
@@ -158,7 +158,7 @@ device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_ord
 
 relabeled_edges relabel_on_gpu(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst,
                                relabel_order order) {
-  if (src.size() != dst.size()) throw error("relabel_on_gpu: src and dst differ in length");
+  GRAPHKIT_EXPECTS(src.size() == dst.size(), "relabel_on_gpu: src and dst differ in length");
   const std::size_t edges = src.size();
   relabeled_edges out;
   if (edges == 0) return out;

@@ -40,9 +40,9 @@ inline device_memory_usage device_memory_in_use() noexcept {
 }
 
 /// Thrown when the device cannot hold what was asked for.
-class device_memory_error : public error {
+class device_memory_error : public resource_error {
  public:
-  using error::error;
+  using resource_error::resource_error;
 };
 
 template <class T>

@@ -1,5 +1,7 @@
 // Errors of graphkit: one hierarchy, so that every front end can map them to
-// exit codes in one place (input and resource errors exit 2, see apps/common).
+// exit codes in one place (apps/common/options.hpp, guarded_main): input and
+// resource errors exit 2, every other error (a broken precondition, a failed
+// CUDA call) is internal and exits 3.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -19,6 +21,13 @@ class error : public std::runtime_error {
 /// Bad user input: a malformed file, an id out of range, an unknown format,
 /// an impossible option. The message names the file and line where there is one.
 class input_error : public error {
+ public:
+  using error::error;
+};
+
+/// Not enough of something for this input: GPU or host memory, a hash
+/// table's slots. The message says how much was asked for and how much there is.
+class resource_error : public error {
  public:
   using error::error;
 };
@@ -44,6 +53,15 @@ inline input_error make_input_error(const std::string& file, std::size_t line,
 }
 
 }  // namespace graphkit
+
+/// A precondition of a graphkit call (a programming error, not bad input):
+/// throws graphkit::error naming the condition, file and line when it fails.
+#define GRAPHKIT_EXPECTS(condition, what)                                                             \
+  do {                                                                                               \
+    if (!(condition))                                                                                \
+      throw ::graphkit::error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " + (what) + \
+                              " (expected " #condition ")");                                         \
+  } while (0)
 
 /// Throws graphkit::cuda_error naming the call, file and line when `call` fails.
 #define GRAPHKIT_CUDA_TRY(call)                                              \

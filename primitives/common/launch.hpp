@@ -15,6 +15,29 @@ inline unsigned blocks_for(std::size_t n, unsigned block = 256) {
   return static_cast<unsigned>((n + block - 1) / block);
 }
 
+/// Multiprocessors of the current device (asked once per device).
+inline unsigned device_sm_count() {
+  static thread_local int cached_device = -1;
+  static thread_local unsigned cached_count = 0;
+  int device = 0;
+  GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
+  if (device != cached_device) {
+    int count = 0;
+    GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+    cached_device = device;
+    cached_count = static_cast<unsigned>(count);
+  }
+  return cached_count;
+}
+
+/// Blocks for a grid-stride loop over n items: one item per thread, but no
+/// more than `per_sm` blocks per multiprocessor of this device (at least 1).
+inline unsigned grid_stride_blocks(std::size_t n, unsigned block = 256, unsigned per_sm = 32) {
+  const std::size_t cap = std::size_t{device_sm_count()} * per_sm;
+  const std::size_t blocks = (n + block - 1) / block;
+  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks < cap ? blocks : cap));
+}
+
 /// One value copied back from device memory (waits for `stream`).
 template <class T>
 T read_one(const T* device_value, cudaStream_t stream = nullptr) {

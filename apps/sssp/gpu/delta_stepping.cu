@@ -24,6 +24,7 @@
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/cuda_event.hpp"
 #include "primitives/common/error.hpp"
+#include "primitives/common/launch.hpp"
 #include "primitives/common/nvtx.hpp"
 
 namespace graphkit::sssp {
@@ -90,7 +91,6 @@ __global__ void __launch_bounds__(detail::kBlock) delta_stepping_kernel(detail::
   if (blockIdx.x == 0 && threadIdx.x == 0) *s.ctl = c;
 }
 
-unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned>((n + block - 1) / block); }
 
 }  // namespace
 

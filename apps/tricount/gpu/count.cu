@@ -12,6 +12,7 @@
 #include "apps/tricount/tricount.hpp"
 #include "primitives/common/cuda_event.hpp"
 #include "primitives/common/error.hpp"
+#include "primitives/common/launch.hpp"
 #include "primitives/common/nvtx.hpp"
 #include "primitives/multisplit/multisplit.cuh"
 
@@ -19,7 +20,6 @@ namespace graphkit::tricount {
 
 namespace {
 
-unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned>((n + block - 1) / block); }
 
 detail::set_kind kind_of(method m) {
   switch (m) {
@@ -166,7 +166,7 @@ struct gpu_counter::state {
 
 gpu_counter::gpu_counter(const csr_graph& g) : gpu_counter(to_device(g)) {}
 gpu_counter::gpu_counter(device_csr&& g) {
-  if (g.directed) throw error("tricount: the GPU counter needs the symmetrized graph");
+  GRAPHKIT_EXPECTS(!g.directed, "tricount: the GPU counter needs the symmetrized graph");
   state_ = std::make_unique<state>(std::move(g));
 }
 gpu_counter::~gpu_counter() = default;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "primitives/common/error.hpp"
+#include "primitives/common/launch.hpp"
 
 namespace graphkit {
 namespace chunked_detail {
@@ -16,7 +17,7 @@ inline constexpr int kThreads = 256;
 inline constexpr int kWordsPerThread = kBitmapWordsPerChunk / kThreads;  // 8
 enum counter : int { kHead = 0, kTail = 1, kDry = 2, kScratch = 3, kTotal = 4, kCounters = 5 };
 
-inline unsigned blocks_for(std::size_t n, unsigned block = 256) { return static_cast<unsigned>((n + block - 1) / block); }
+using graphkit::blocks_for;
 
 /// Word i of chunk c as if every chunk had storage: zeros, ones (masked to the
 /// universe), or the partial chunk's block.
@@ -221,13 +222,7 @@ static __global__ void __launch_bounds__(kThreads)
   if (threadIdx.x == 0 && sum > 0) atomicAdd(total, sum);
 }
 
-template <class T>
-T read_one(const T* d, cudaStream_t stream) {
-  T value{};
-  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(&value, d, sizeof value, cudaMemcpyDeviceToHost, stream));
-  GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
-  return value;
-}
+using graphkit::read_one;
 
 }  // namespace chunked_detail
 

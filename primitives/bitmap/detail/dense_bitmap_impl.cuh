@@ -12,6 +12,7 @@
 
 #include "primitives/bitmap/detail/busy_chunks.cuh"
 #include "primitives/common/error.hpp"
+#include "primitives/common/launch.hpp"
 
 namespace graphkit {
 namespace bitmap_detail {
@@ -308,7 +309,7 @@ void dispatch_op(set_op op, Launch&& launch) {
 }
 
 inline unsigned grid_for(std::size_t items, unsigned threads = 256) {
-  return static_cast<unsigned>(std::min<std::size_t>((items + threads - 1) / threads, 65535u * 32));
+  return std::min(graphkit::blocks_for(items, threads), 65535u * 32);
 }
 
 }  // namespace bitmap_detail

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "primitives/common/error.hpp"
+#include "primitives/common/launch.hpp"
 
 namespace graphkit {
 namespace hop_detail {
@@ -100,8 +101,7 @@ __global__ void retrieve_kernel(Ref t, std::uint32_t* keys, std::uint32_t* value
 }
 
 inline unsigned grid_for(std::size_t ops, int tile) {
-  const std::size_t blocks = (ops * tile + kBlock - 1) / kBlock;
-  return static_cast<unsigned>(std::clamp<std::size_t>(blocks, 1, 1u << 16));
+  return std::clamp(graphkit::blocks_for(ops * tile, kBlock), 1u, 1u << 16);
 }
 
 }  // namespace hop_detail
@@ -141,7 +141,7 @@ void hopscotch_map<Tile, Hash>::insert(const std::uint32_t* d_keys, const std::u
   insert_async(d_keys, d_values, n, stream);
   const hop_report r = last_report(stream);
   if (r.failed != 0 || r.sentinel != 0)
-    throw error("hopscotch_map::insert: " + std::to_string(r.failed) + " of " + std::to_string(n) +
+    throw resource_error("hopscotch_map::insert: " + std::to_string(r.failed) + " of " + std::to_string(n) +
                 " keys found no slot within reach (the table holds " + std::to_string(capacity()) + " slots and " +
                 std::to_string(stash_capacity()) + " in its stash), " +
                 std::to_string(r.sentinel) + " were sentinels");

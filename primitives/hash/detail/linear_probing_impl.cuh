@@ -5,6 +5,7 @@
 #include <string>
 
 #include "primitives/common/error.hpp"
+#include "primitives/common/launch.hpp"
 
 namespace graphkit {
 namespace hash_detail {
@@ -111,9 +112,8 @@ __global__ void probe_stats_kernel(Ref table, unsigned long long* counters) {
   }
 }
 
-inline unsigned grid_for(std::size_t n) {
-  return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>((n + 255) / 256, 132 * 32)));
-}
+/// The kernels loop grid-stride: 32 blocks per multiprocessor of this device.
+inline unsigned grid_for(std::size_t n) { return graphkit::grid_stride_blocks(n); }
 
 }  // namespace hash_detail
 
@@ -154,7 +154,7 @@ void linear_probing_map<Key, Value, Hash>::insert(const Key* d_keys, const Value
                 " pairs hold a sentinel (empty key " + std::to_string(empty_key_) + " or empty value " +
                 std::to_string(empty_value_) + ") and were not inserted");
   if (report.failed != 0)
-    throw error("linear_probing_map::insert: table full: " + std::to_string(report.failed) + " of " + std::to_string(n) +
+    throw resource_error("linear_probing_map::insert: table full: " + std::to_string(report.failed) + " of " + std::to_string(n) +
                 " inserts found no free slot among " + std::to_string(capacity()) + " (rehash to a larger capacity)");
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "primitives/common/error.hpp"
+#include "primitives/common/launch.hpp"
 #include "primitives/multisplit/detail/kernels.cuh"
 
 namespace graphkit {
@@ -52,9 +53,7 @@ inline multisplit_method resolve(multisplit_method method, std::uint32_t m) {
   return method;
 }
 
-inline unsigned blocks_for(std::size_t items, std::size_t per_block) {
-  return static_cast<unsigned>((items + per_block - 1) / per_block);
-}
+using graphkit::blocks_for;
 
 template <class Key, class Value, class BucketOf>
 void radix_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,

@@ -47,11 +47,13 @@ void check_weights(const coo_graph& coo, const apps::common_options& o, const ap
 }
 
 int run(apps::common_options& o, std::optional<original_id_t> source, std::size_t source_count,
-        const std::string& delta_text) {
+        const std::string& delta_text, const solver_tuning& tuning) {
   const delta_choice delta = delta_text.empty() ? delta_choice{} : delta_choice::parse(delta_text);
   apps::resolve_device(o, apps::device_support::cpu_and_gpu);
   const bool on_gpu = o.device == "gpu";
   if (!delta_text.empty() && !on_gpu) throw input_error("--delta applies to --device gpu only");
+  if ((tuning.relax_depth != solver_tuning::kAutoRelaxDepth || tuning.blocks != 0) && !on_gpu)
+    throw input_error("--relax-depth and --solver-blocks apply to --device gpu only");
 
   apps::report r("sssp");
   apps::input_info info;
@@ -68,6 +70,7 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
   if (on_gpu) {
     apps::phase_timer timer(r, "upload");  // the CSR is on the device already: the solver's own set-up
     solver = std::make_unique<gpu_solver>(std::move(built.device), g.offsets);
+    solver->tune(tuning);
     solver->solve(sources[0], delta, stats);  // warm-up: module load, first touches
   }
   // One timed run: CUDA events on the GPU, the host clock on the CPU.
@@ -98,7 +101,9 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
     if (o.verbose) {
       std::cout << "source " << g.original_id(sources[s]) << ": " << seconds * 1e3 << " ms, " << traversed
                 << " edges traversed";
-      if (on_gpu) std::cout << ", " << stats.rounds << " rounds, delta " << stats.delta_first << " -> " << stats.delta_last;
+      if (on_gpu)
+        std::cout << ", " << stats.rounds << " rounds (" << seconds * 1e6 / std::max<std::uint64_t>(stats.rounds, 1)
+                  << " us each), delta " << stats.delta_first << " -> " << stats.delta_last;
       std::cout << "\n";
     }
     if (o.validate) {
@@ -141,6 +146,11 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
                                            : std::string()));
     r.set("GPU distance width (bits)", std::uint64_t{first_stats.distance_bits});
     r.set("rounds (first source)", first_stats.rounds);
+    r.set("us per round (first source)", first_stats.seconds * 1e6 / std::max<std::uint64_t>(first_stats.rounds, 1));
+    r.set("relax depth", std::uint64_t{first_stats.relax_depth});
+    r.set("solver blocks", std::uint64_t{first_stats.blocks});
+    r.set("GPU kernel", std::string(first_stats.shared_memory_kernel ? "one block, graph in shared memory"
+                                                                     : "persistent, delta-stepping"));
     r.set("buckets (first source)", first_stats.buckets);
     r.set("epochs (first source)", first_stats.epochs);
     r.set("relaxations per edge (first source)",
@@ -162,6 +172,7 @@ int main(int argc, char** argv) {
   std::optional<original_id_t> source;
   std::size_t source_count = 1;
   std::string delta;
+  sssp::solver_tuning tuning;
   apps::add_common_options(app, o, true, apps::device_support::cpu_and_gpu);
   auto* source_opt = app.add_option("--source", source, "Source vertex, by its id in the input file");
   app.add_option("--sources", source_count, "Run from this many random sources (seeded), report the median")
@@ -171,7 +182,15 @@ int main(int argc, char** argv) {
                  "Bucket width for the GPU: a positive integer, or 'auto' to adapt it while running "
                  "(default: 256 x mean weight / mean degree^2 x sqrt(mean / RMS degree), x sqrt(2^26 / edges) "
                  "past 2^26 edges)");
+  app.add_option("--relax-depth", tuning.relax_depth,
+                 "Hops past the frontier a GPU warp relaxes within one round (0: one hop per round; "
+                 "default: 8 on sparse, even graphs such as meshes and roads (mean degree <= 8, RMS degree <= twice the mean), "
+                 "else 0)")
+      ->check(CLI::Range(0, 255));
+  app.add_option("--solver-blocks", tuning.blocks,
+                 "Blocks of the GPU solver's persistent kernel (default: as many as can be resident)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--output", o.output, "Write 'vertex distance' lines (original ids) for the first source");
   if (auto code = apps::parse_command_line(app, argc, argv)) return *code;
-  return apps::guarded_main([&] { return sssp::run(o, source, source_count, delta); });
+  return apps::guarded_main([&] { return sssp::run(o, source, source_count, delta, tuning); });
 }

@@ -45,6 +45,20 @@ struct delta_choice {
   static delta_choice parse(const std::string& text);
 };
 
+/// The GPU solver's settings beyond delta.
+struct solver_tuning {
+  /// Hops past the frontier that a warp relaxes on its own within one round
+  /// (apps/sssp/gpu/relax.cuh, local_queue); 0 relaxes one hop per round.
+  /// kAutoRelaxDepth picks it from the graph (auto_relax_depth).
+  static constexpr int kAutoRelaxDepth = -1;
+  int relax_depth = kAutoRelaxDepth;
+  /// Blocks of the persistent kernel; 0 for as many as can be resident at once.
+  unsigned blocks = 0;
+  /// Solve graphs that fit one block's shared memory there
+  /// (apps/sssp/gpu/small_graph.cuh); false forces the persistent kernel.
+  bool small_graph_kernel = true;
+};
+
 /// What the default delta depends on.
 struct graph_profile {
   double edges = 0;
@@ -64,6 +78,8 @@ inline constexpr double kDeltaFullEdges = 67108864.0;  // 2^26
 /// early, narrower still, and so do big graphs, whose buckets fill the GPU anyway.
 std::uint64_t heuristic_delta(const csr_graph& g);
 std::uint64_t heuristic_delta(const graph_profile& p);
+/// The relax depth solver_tuning's auto picks for a graph of this profile.
+std::uint32_t auto_relax_depth(const graph_profile& p);
 /// The profile of a graph of `num_vertices` from its CSR offsets and the sum of its weights.
 graph_profile profile_of(vertex_t num_vertices, std::span<const edge_t> offsets, double weight_sum);
 
@@ -76,6 +92,9 @@ struct gpu_stats {
   std::uint64_t delta_first = 0;
   std::uint64_t delta_last = 0;
   std::uint32_t distance_bits = 64;  ///< 32 where every distance fits (max weight x (n - 1) < 2^32 - 1)
+  std::uint32_t relax_depth = 0;     ///< solver_tuning::relax_depth, resolved
+  std::uint32_t blocks = 0;          ///< blocks of the kernel that ran
+  bool shared_memory_kernel = false; ///< the graph was solved in one block's shared memory
   double seconds = 0;           ///< CUDA-event time from initialization to the end of the solve
 };
 
@@ -91,6 +110,9 @@ class gpu_solver {
   ~gpu_solver();
   gpu_solver(const gpu_solver&) = delete;
   gpu_solver& operator=(const gpu_solver&) = delete;
+
+  /// Settings for the solves that follow (the defaults until called).
+  void tune(const solver_tuning& tuning);
 
   /// Solves from `source` and fetches the distances.
   result run(vertex_t source, const delta_choice& delta, gpu_stats& stats);

@@ -31,8 +31,10 @@ csr_graph make(vertex_t n, std::vector<std::tuple<vertex_t, vertex_t, weight_t>>
   return to_csr(std::move(g));
 }
 
-void expect_matches_oracle(const csr_graph& g, vertex_t source, const delta_choice& delta) {
+void expect_matches_oracle(const csr_graph& g, vertex_t source, const delta_choice& delta,
+                           const solver_tuning& tuning = {}) {
   gpu_solver solver(g);
+  solver.tune(tuning);
   gpu_stats stats;
   const result got = solver.run(source, delta, stats);
   const apps::verification v = verify(g, run_reference(g, source), got);
@@ -84,6 +86,66 @@ TEST(SsspGpu, RoadNetworkRome99) {
   const csr_graph g = to_csr(load_graph(test::dataset("rome99.gr")).graph);
   expect_matches_oracle(g, 0, {});
   expect_matches_oracle(g, 1000, {delta_choice::mode::adaptive, 0});
+}
+
+// Relaxing ahead within a round (local_queue) at every depth, from none to
+// past the queue's room, with few and many blocks; the star makes hubs enter
+// a warp's queue (they go on to the next frontier) and floods the queue.
+TEST(SsspGpu, RelaxDepthsAndBlockCountsMatchBoost) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::vector<std::tuple<vertex_t, vertex_t, weight_t>> star;
+  for (vertex_t v = 1; v <= 3000; ++v) star.emplace_back(v - 1, v, 1);
+  for (vertex_t v = 7; v <= 3000; ++v) star.emplace_back(v % 7, v, 2 + v % 5);  // hubs 0..6: out-degree ~430
+  const std::pair<const char*, csr_graph> graphs[] = {
+      {"grid:40x300", generated("grid:40x300", seed, 255)},
+      {"rmat:12", generated("rmat:12", seed, 255)},
+      {"uniform:12:2", generated("uniform:12:2", seed, 100000)},
+      {"path with hubs", make(3001, star)},
+      {"rome99", to_csr(load_graph(test::dataset("rome99.gr")).graph)},
+  };
+  for (const auto& [name, g] : graphs) {
+    const auto source = static_cast<vertex_t>(seed % g.num_vertices);
+    for (const int depth : {0, 1, 2, 8, 200, 255}) {
+      for (const unsigned blocks : {1u, 3u, 0u}) {
+        SCOPED_TRACE(std::string(name) + ", relax depth " + std::to_string(depth) + ", blocks " +
+                     std::to_string(blocks));
+        const solver_tuning tuning{depth, blocks, false};  // the persistent kernel, even where the graph is small
+        expect_matches_oracle(g, source, {}, tuning);
+        if (depth == 8) expect_matches_oracle(g, source, {delta_choice::mode::adaptive, 0}, tuning);
+      }
+    }
+  }
+}
+
+// Graphs that fit one block's shared memory are solved there; the rest, and
+// every graph when asked, by the persistent kernel; both agree with Boost.
+TEST(SsspGpu, SharedMemoryKernelTakesSmallGraphsOnly) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  const csr_graph rome = to_csr(load_graph(test::dataset("rome99.gr")).graph);
+  const csr_graph big = generated("grid:300x300", seed, 255);  // ~360,000 arcs: too many
+  for (const bool allowed : {true, false}) {
+    for (const csr_graph* g : {&rome, &big}) {
+      gpu_solver solver(*g);
+      solver.tune({solver_tuning::kAutoRelaxDepth, 0, allowed});
+      gpu_stats stats;
+      const auto source = static_cast<vertex_t>(seed % g->num_vertices);
+      const result got = solver.run(source, {}, stats);
+      EXPECT_EQ(stats.shared_memory_kernel, allowed && g == &rome);
+      const apps::verification v = verify(*g, run_reference(*g, source), got);
+      EXPECT_TRUE(v.passed()) << v.mismatches << " mismatches, first: " << (v.first.empty() ? "" : v.first[0]);
+    }
+  }
+  // Dense and small: every vertex a hub; 64-bit distances in shared memory.
+  const csr_graph dense = generated("uniform:8:40", seed, 100000);
+  expect_matches_oracle(dense, 1, {});
+  const weight_t big_weight = 2'000'000'000;
+  std::vector<std::tuple<vertex_t, vertex_t, weight_t>> chain;
+  for (vertex_t v = 0; v + 1 < 900; ++v) chain.emplace_back(v, v + 1, big_weight - static_cast<weight_t>(v));
+  expect_matches_oracle(make(900, chain), 0, {});
 }
 
 TEST(SsspGpu, EdgeCases) {

@@ -100,7 +100,7 @@ struct alignas(16) control {
   vertex_t* frontier;           ///< the current round's input
   vertex_t* far_in;             ///< resplit's input; a spare far list otherwise
   std::uint32_t sizes[kGroups];
-  std::uint32_t pad;
+  std::uint32_t relax_depth;    ///< hops a warp relaxes past the frontier in one round (relax.cuh, local_queue)
   // Statistics.
   unsigned long long examined, rounds, buckets, epochs;
   unsigned long long bucket_rounds, bucket_examined_start;

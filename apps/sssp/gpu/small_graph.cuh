@@ -1,0 +1,146 @@
+// SSSP on a graph small enough to live in one block's shared memory.
+//
+// On a road network of a few thousand vertices (rome99: 3,353 vertices,
+// 8,870 arcs) the persistent kernel spends its time on hops, not edges:
+// ~120 dependent rounds whose every step is a global-memory load (0.3-0.5 ms
+// in all). Here one block copies the whole CSR and the distances into shared
+// memory, where a load takes tens of cycles instead of hundreds and a round
+// ends at __syncthreads instead of a grid barrier, and runs frontier
+// Bellman-Ford rounds: every vertex whose distance fell in a round relaxes
+// its edges in the next (once per round, through a bitmap). Without buckets
+// some vertices relax more than once, which shared memory makes cheap.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cooperative_groups.h>
+
+#include "apps/sssp/gpu/control.cuh"
+#include "graph/device_csr.hpp"
+
+namespace graphkit::sssp::detail {
+
+inline constexpr int kSmallBlock = 1024;
+
+
+/// Where each array sits in the block's dynamic shared memory: the
+/// distances first (they may be 8-byte words), then 32-bit words.
+template <class Dist>
+struct small_graph_layout {
+  std::size_t n, m;
+  bool weighted;
+
+  [[nodiscard]] __host__ __device__ std::size_t mask_words() const { return (n + 31) / 32; }
+  /// Offsets of the 32-bit arrays, in words after the distances.
+  [[nodiscard]] __host__ __device__ std::size_t offsets_at() const { return 0; }
+  [[nodiscard]] __host__ __device__ std::size_t targets_at() const { return offsets_at() + n + 1; }
+  [[nodiscard]] __host__ __device__ std::size_t weights_at() const { return targets_at() + m; }
+  [[nodiscard]] __host__ __device__ std::size_t lists_at() const { return weights_at() + (weighted ? m : 0); }
+  [[nodiscard]] __host__ __device__ std::size_t masks_at() const { return lists_at() + 2 * n; }
+  [[nodiscard]] __host__ __device__ std::size_t words() const { return masks_at() + 2 * mask_words(); }
+  [[nodiscard]] __host__ __device__ std::size_t distance_bytes() const {
+    return (n * sizeof(Dist) + 7) / 8 * 8;
+  }
+  [[nodiscard]] __host__ __device__ std::size_t bytes() const { return distance_bytes() + 4 * words(); }
+};
+
+/// What the host reads back after a solve.
+struct small_graph_stats {
+  unsigned long long rounds;
+  unsigned long long examined;
+};
+
+/// A slot in a list whose size is `*size`, for each calling thread: one
+/// atomic per group of converged threads instead of one each.
+__device__ inline std::uint32_t append_slot(std::uint32_t* size) {
+  namespace cg = cooperative_groups;
+  const cg::coalesced_group group = cg::coalesced_threads();
+  std::uint32_t base = 0;
+  if (group.thread_rank() == 0) base = atomicAdd(size, group.size());
+  return group.shfl(base, 0) + group.thread_rank();
+}
+
+/// One block, kSmallBlock threads, layout.bytes() of dynamic shared memory.
+/// Writes every distance of the graph to `dist_out` (the largest Dist for
+/// unreached).
+template <class Dist>
+__global__ void __launch_bounds__(kSmallBlock)
+    small_graph_kernel(device_csr_view g, small_graph_layout<Dist> layout, vertex_t source, Dist* dist_out,
+                       small_graph_stats* stats) {
+  extern __shared__ unsigned long long shared_words[];  // 8-aligned
+  auto* dist = reinterpret_cast<Dist*>(shared_words);
+  auto* words = reinterpret_cast<std::uint32_t*>(reinterpret_cast<char*>(shared_words) + layout.distance_bytes());
+  std::uint32_t* const offsets = words + layout.offsets_at();
+  std::uint32_t* const targets = words + layout.targets_at();
+  std::uint32_t* const weights = words + layout.weights_at();
+  // The two frontiers and their bitmaps, by round parity.
+  std::uint32_t* const lists = words + layout.lists_at();
+  std::uint32_t* const masks = words + layout.masks_at();
+  const std::size_t mask_words = layout.mask_words();
+  __shared__ std::uint32_t sizes[2];
+  __shared__ std::uint32_t examined;  // this round's
+
+  const auto n = static_cast<std::uint32_t>(layout.n);
+  const auto m = static_cast<std::uint32_t>(layout.m);
+  const Dist unreached = static_cast<Dist>(~Dist{0});
+  for (std::uint32_t i = threadIdx.x; i <= n; i += blockDim.x) {
+    offsets[i] = static_cast<std::uint32_t>(g.offsets[i]);  // m < 2^32: the host checked
+    if (i < n) dist[i] = i == source ? Dist{0} : unreached;
+  }
+  for (std::uint32_t e = threadIdx.x; e < m; e += blockDim.x) {
+    targets[e] = g.targets[e];
+    if (layout.weighted) weights[e] = static_cast<std::uint32_t>(g.weights[e]);
+  }
+  for (std::uint32_t w = threadIdx.x; w < 2 * mask_words; w += blockDim.x) masks[w] = 0;
+  if (threadIdx.x == 0) {
+    lists[0] = source;
+    sizes[0] = 1;
+    sizes[1] = 0;
+    examined = 0;
+  }
+  __syncthreads();
+  unsigned long long total_examined = 0;  // thread 0's
+
+  std::uint32_t round = 0;
+  for (; sizes[round & 1] > 0; ++round) {
+    const std::uint32_t* const frontier = lists + (round & 1) * layout.n;
+    std::uint32_t* const next = lists + ((round + 1) & 1) * layout.n;
+    std::uint32_t* const next_mask = masks + ((round + 1) & 1) * mask_words;
+    std::uint32_t* const this_mask = masks + (round & 1) * mask_words;  // marked this frontier; cleared for round + 1
+    const std::uint32_t size = sizes[round & 1];
+    std::uint32_t walked = 0;
+    for (std::uint32_t i = threadIdx.x; i < size; i += blockDim.x) {
+      const std::uint32_t v = frontier[i];
+      this_mask[v >> 5] = 0;
+      // Fallen again this round: it relaxes from its lower distance next round.
+      if ((next_mask[v >> 5] >> (v & 31)) & 1u) continue;
+      const Dist du = dist[v];
+      walked += offsets[v + 1] - offsets[v];
+      for (std::uint32_t e = offsets[v]; e < offsets[v + 1]; ++e) {
+        const std::uint32_t t = targets[e];
+        const Dist nd = du + static_cast<Dist>(layout.weighted ? weights[e] : 1u);
+        if (nd < dist[t] && nd < atomicMin(&dist[t], nd)) {
+          const std::uint32_t bit = 1u << (t & 31);
+          if ((atomicOr(&next_mask[t >> 5], bit) & bit) == 0) next[append_slot(&sizes[(round + 1) & 1])] = t;
+        }
+      }
+    }
+    // One atomic per warp: hundreds of threads adding to one shared word
+    // each round serialized into most of the round's time.
+    for (int o = 16; o > 0; o /= 2) walked += __shfl_down_sync(0xffffffffu, walked, o);
+    if ((threadIdx.x & 31u) == 0 && walked > 0) atomicAdd(&examined, walked);
+    __syncthreads();  // the next frontier is complete
+    if (threadIdx.x == 0) {
+      sizes[round & 1] = 0;
+      total_examined += examined;
+      examined = 0;
+    }
+    __syncthreads();  // every thread has read this round's size
+  }
+
+  for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) dist_out[i] = dist[i];
+  if (threadIdx.x == 0) *stats = {round, total_examined};
+}
+
+}  // namespace graphkit::sssp::detail

@@ -94,18 +94,6 @@ __device__ inline void append(const View& s, const control& c, phase_counters& o
 /// itself later in the same round (see local_queue).
 inline constexpr std::uint32_t kLocalRoom = 128;
 
-/// A vertex in a warp's queue with what its relaxation needs, so that each
-/// hop of a chain waits for two global loads (the edges, then the atomic)
-/// instead of three: the distance is the one the warp wrote (if another
-/// warp lowered it since, that warp relaxes it again), the offsets were
-/// loaded beside the atomic that lowered it.
-struct queued_vertex {
-  gpu_distance distance;
-  edge_t begin;
-  vertex_t vertex;
-  std::uint32_t degree;  ///< saturated at UINT32_MAX (a hub either way)
-};
-
 /// A warp's own worklist for the current bucket. A target whose distance
 /// fell into the current bucket would wait for the next round (a grid
 /// barrier and a re-read of the frontier, ~7 us on an H100); on meshes and
@@ -114,16 +102,16 @@ struct queued_vertex {
 /// such a target's edges at once, up to control::relax_depth hops past the
 /// frontier, covers several hops per round. It stays correct because every
 /// fall of dist[t] still leads to one relaxation of t's edges from a distance
-/// at or above its final one (here, or in the next frontier when the queue
-/// is full or the depth used up). Every lane holds the same `size`.
+/// read afterwards (here, or in the next frontier when the queue is full or
+/// the depth used up). Every lane holds the same `size`.
 struct local_queue {
-  queued_vertex* items;
+  vertex_t* items;
   std::uint8_t* depths;  ///< hops past the frontier of each item
   std::uint32_t size;
 
   /// The calling warp's queue (shared memory; kBlock / 32 warps per block).
   __device__ static local_queue of_this_warp() {
-    __shared__ queued_vertex items[kBlock / 32][kLocalRoom];
+    __shared__ vertex_t items[kBlock / 32][kLocalRoom];
     __shared__ std::uint8_t depths[kBlock / 32][kLocalRoom];
     const unsigned w = threadIdx.x / 32;
     return {items[w], depths[w], 0};
@@ -141,21 +129,14 @@ __device__ inline void relax_step(const View& s, const control& c, phase_counter
   vertex_t t = 0;
   std::uint32_t group = 0;
   bool moved = false, here = false;  // here: fell into the current bucket
-  gpu_distance nd = 0;
-  edge_t t_begin = 0, t_end = 0;
   if (valid) {
     t = s.graph.targets[e];
-    nd = du + (s.graph.weights ? static_cast<gpu_distance>(s.graph.weights[e]) : 1ull);
+    const gpu_distance nd = du + (s.graph.weights ? static_cast<gpu_distance>(s.graph.weights[e]) : 1ull);
     // A plain read first: distances only fall, so a stale value can cost an
     // extra atomic but never skips a needed one. Past the frontier the warp
     // is on a chain of dependent loads, one per hop: the atomic alone is a
     // step shorter.
     if (depth > 0 || nd < s.distance(t)) {
-      // In flight beside the atomic, for the queue should t be kept.
-      if (depth < c.relax_depth) {
-        t_begin = s.graph.offsets[t];
-        t_end = s.graph.offsets[t + 1];
-      }
       // nd is below the old distance, so it fits the array's width.
       using dist_type = std::remove_reference_t<decltype(*s.dist)>;
       const gpu_distance old = s.widen(atomicMin(&s.dist[t], static_cast<dist_type>(nd)));
@@ -174,8 +155,7 @@ __device__ inline void relax_step(const View& s, const control& c, phase_counter
     const std::uint32_t at = q.size + __popc(keepers & ((1u << lane()) - 1u));
     keep = keep && at < kLocalRoom;
     if (keep) {
-      const edge_t degree = t_end - t_begin;
-      q.items[at] = {nd, t_begin, t, degree < UINT32_MAX ? static_cast<std::uint32_t>(degree) : UINT32_MAX};
+      q.items[at] = t;
       q.depths[at] = static_cast<std::uint8_t>(depth + 1);
     }
     q.size = min(kLocalRoom, q.size + __popc(keepers));
@@ -212,10 +192,11 @@ __device__ inline void relax_gathered(const View& s, const control& c, phase_cou
   }
 }
 
-/// Empties the warp's queue: up to 32 vertices at a time, which may refill
-/// it (up to relax_depth hops). A hub goes to the next frontier, as only the
-/// frontier phase queues hub chunks. Warp-converged; adds the edges it
-/// walks to `examined`.
+/// Empties the warp's queue: up to 32 vertices at a time, relaxed from their
+/// current distance, which may refill it (up to relax_depth hops). A vertex
+/// already in the next frontier is left to it; a hub goes to the next
+/// frontier too, as only the frontier phase queues hub chunks.
+/// Warp-converged; adds the edges it walks to `examined`.
 template <class View>
 __device__ inline void relax_queued(const View& s, const control& c, phase_counters& out, bit_span_ref next_mask,
                                     local_queue& q, unsigned long long& examined) {
@@ -223,19 +204,28 @@ __device__ inline void relax_queued(const View& s, const control& c, phase_count
     __syncwarp();  // the lanes' queue writes are visible to the whole warp
     const std::uint32_t take = min(32u, q.size);
     const std::uint32_t first = q.size - take;
-    queued_vertex x{0, 0, 0, 0};
+    vertex_t v = 0;
     std::uint32_t depth = 0;
+    gpu_distance du = 0;
+    edge_t begin = 0, degree = 0;
     if (lane() < take) {
-      x = q.items[first + lane()];
+      v = q.items[first + lane()];
       depth = q.depths[first + lane()];
+      // All four loads at once (the test does not gate the others): each hop
+      // of the chain waits for them.
+      const bool pending = next_mask.test(v);
+      du = s.distance(v);
+      begin = s.graph.offsets[v];
+      const edge_t end = s.graph.offsets[v + 1];
+      degree = pending ? 0 : end - begin;
     }
     __syncwarp();  // read before the walk below pushes over these slots
     q.size = first;
-    const bool hub = x.degree >= kHeavyDegree;
-    append(s, c, out, hub && next_mask.set(x.vertex), c.bucket, x.vertex);
-    if (hub) x.degree = 0;
-    examined += x.degree;
-    relax_gathered(s, c, out, next_mask, x.distance, x.begin, x.degree, depth, q);
+    const bool hub = degree >= kHeavyDegree;
+    append(s, c, out, hub && next_mask.set(v), c.bucket, v);
+    if (hub) degree = 0;
+    examined += degree;
+    relax_gathered(s, c, out, next_mask, du, begin, static_cast<std::uint32_t>(degree), depth, q);
   }
 }
 

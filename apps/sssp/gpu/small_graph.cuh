@@ -78,8 +78,11 @@ __global__ void __launch_bounds__(kSmallBlock)
   std::uint32_t* const lists = words + layout.lists_at();
   std::uint32_t* const masks = words + layout.masks_at();
   const std::size_t mask_words = layout.mask_words();
-  __shared__ std::uint32_t sizes[2];
-  __shared__ std::uint32_t examined;  // this round's
+  // Frontier sizes in three slots: round r reads slot r % 3, appends to
+  // (r + 1) % 3 and clears (r + 2) % 3, which nobody reads after the last
+  // barrier, so one barrier per round suffices.
+  __shared__ std::uint32_t sizes[3];
+  __shared__ unsigned long long examined;
 
   const auto n = static_cast<std::uint32_t>(layout.n);
   const auto m = static_cast<std::uint32_t>(layout.m);
@@ -97,19 +100,21 @@ __global__ void __launch_bounds__(kSmallBlock)
     lists[0] = source;
     sizes[0] = 1;
     sizes[1] = 0;
+    sizes[2] = 0;
     examined = 0;
   }
   __syncthreads();
-  unsigned long long total_examined = 0;  // thread 0's
 
   std::uint32_t round = 0;
-  for (; sizes[round & 1] > 0; ++round) {
+  unsigned long long walked = 0;  // this thread's edges, added up once at the end
+  for (; sizes[round % 3] > 0; ++round) {
     const std::uint32_t* const frontier = lists + (round & 1) * layout.n;
     std::uint32_t* const next = lists + ((round + 1) & 1) * layout.n;
     std::uint32_t* const next_mask = masks + ((round + 1) & 1) * mask_words;
     std::uint32_t* const this_mask = masks + (round & 1) * mask_words;  // marked this frontier; cleared for round + 1
-    const std::uint32_t size = sizes[round & 1];
-    std::uint32_t walked = 0;
+    std::uint32_t* const next_size = &sizes[(round + 1) % 3];
+    const std::uint32_t size = sizes[round % 3];
+    if (threadIdx.x == 0) sizes[(round + 2) % 3] = 0;
     for (std::uint32_t i = threadIdx.x; i < size; i += blockDim.x) {
       const std::uint32_t v = frontier[i];
       this_mask[v >> 5] = 0;
@@ -122,25 +127,19 @@ __global__ void __launch_bounds__(kSmallBlock)
         const Dist nd = du + static_cast<Dist>(layout.weighted ? weights[e] : 1u);
         if (nd < dist[t] && nd < atomicMin(&dist[t], nd)) {
           const std::uint32_t bit = 1u << (t & 31);
-          if ((atomicOr(&next_mask[t >> 5], bit) & bit) == 0) next[append_slot(&sizes[(round + 1) & 1])] = t;
+          if ((atomicOr(&next_mask[t >> 5], bit) & bit) == 0) next[append_slot(next_size)] = t;
         }
       }
     }
-    // One atomic per warp: hundreds of threads adding to one shared word
-    // each round serialized into most of the round's time.
-    for (int o = 16; o > 0; o /= 2) walked += __shfl_down_sync(0xffffffffu, walked, o);
-    if ((threadIdx.x & 31u) == 0 && walked > 0) atomicAdd(&examined, walked);
     __syncthreads();  // the next frontier is complete
-    if (threadIdx.x == 0) {
-      sizes[round & 1] = 0;
-      total_examined += examined;
-      examined = 0;
-    }
-    __syncthreads();  // every thread has read this round's size
   }
 
+  // One atomic per warp: a thread each onto one shared word serializes.
+  for (int o = 16; o > 0; o /= 2) walked += __shfl_down_sync(0xffffffffu, walked, o);
+  if ((threadIdx.x & 31u) == 0 && walked > 0) atomicAdd(&examined, walked);
+  __syncthreads();
   for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) dist_out[i] = dist[i];
-  if (threadIdx.x == 0) *stats = {round, total_examined};
+  if (threadIdx.x == 0) *stats = {round, examined};
 }
 
 }  // namespace graphkit::sssp::detail

@@ -49,7 +49,7 @@ struct cell_grid {
   // The `k` nearest points to `q` that `accept` takes, nearest first (ties by
   // id), into best[0..); returns how many were found. Looks at the rings of
   // cells around q's cell, nearest ring first, and stops once the k-th best is
-  // no farther than the next ring can be: q lies somewhere in its own cell, so
+  // nearer than the next ring can be: q lies somewhere in its own cell, so
   // every point of ring r + 1 is at least r cell sides away.
   // With `max_rings`, looks no further than that many rings out: what it
   // returns then is exact only if the k-th is nearer than max_rings cell sides.

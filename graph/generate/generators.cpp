@@ -147,6 +147,15 @@ generator_spec parse_generator_spec(const std::string& spec) {
     }
     return out;
   }
+  if (kind == "road") {
+    out.kind = generator_spec::road;
+    const std::size_t second = args.find(':');
+    out.scale = parse_unsigned(spec, args.substr(0, second), "a scale");
+    if (second != std::string_view::npos) out.neighbours = parse_unsigned(spec, args.substr(second + 1), "a neighbour count");
+    if (out.scale > kMaxScale) throw input_error("--gen '" + spec + "': scale too large");
+    if (out.neighbours == 0) throw input_error("--gen '" + spec + "': the neighbour count must be at least 1");
+    return out;
+  }
   throw input_error("--gen '" + spec + "': unknown generator '" + kind + "' (" + kGeneratorSpecHelp + ")");
 }
 
@@ -155,6 +164,11 @@ coo_graph generate(const std::string& spec, std::uint64_t seed) {
   switch (g.kind) {
     case generator_spec::rmat: return generate_rmat(g.scale, g.edge_factor, seed);
     case generator_spec::uniform: return generate_uniform(g.scale, g.edge_factor, seed);
+    case generator_spec::road: {
+      road_params params;
+      params.neighbours = g.neighbours;
+      return generate_road(g.scale, seed, params);
+    }
     case generator_spec::grid: break;
   }
   return generate_grid(g.rows, g.cols, seed);

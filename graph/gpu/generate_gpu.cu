@@ -36,7 +36,10 @@ __global__ void uniform_kernel(std::uint64_t stream, std::size_t m, std::uint64_
 std::optional<device_edges> generate_on_gpu(const std::string& spec, std::uint64_t seed) {
   nvtx_range range("graphkit::generate_on_gpu");
   const generator_spec g = parse_generator_spec(spec);
-  if (g.kind == generator_spec::grid) return std::nullopt;
+  // grid and road stay on the host, and the caller uploads their edges: a grid
+  // is cheap there, and road's nearest-point searches and connectivity joins
+  // are no per-edge rule.
+  if (g.kind == generator_spec::grid || g.kind == generator_spec::road) return std::nullopt;
   const std::uint64_t n = std::uint64_t{1} << g.scale;
   const std::size_t m = std::size_t{g.edge_factor} << g.scale;
   detail::require_device_memory("generate_on_gpu", m, 8 * m + 4 * n);

@@ -11,7 +11,7 @@
 namespace graphkit {
 
 /// The graph generate(spec, seed) makes, on the device; nullopt for the
-/// generators that stay on the host (grid). Throws input_error on a bad spec,
+/// generators that stay on the host (grid, road). Throws input_error on a bad spec,
 /// device_memory_error when the edges do not fit.
 std::optional<device_edges> generate_on_gpu(const std::string& spec, std::uint64_t seed);
 

@@ -223,4 +223,23 @@ TEST(SsspGpu, SolverOnTheGpuBuildsCsrMatchesTheUploadingOne) {
   EXPECT_TRUE(v.passed()) << v.mismatches << " mismatches";
 }
 
+// Road-like graphs with their own length weights (thousands of rounds of small
+// frontiers, the sparse fast links), against Boost from several sources and deltas.
+TEST(SsspGpu, RoadGraphsMatchBoost) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  for (const char* spec : {"road:0", "road:1", "road:10", "road:12:1", "road:14:2", "road:16"}) {
+    SCOPED_TRACE(spec);
+    const csr_graph g = generated(spec, seed, 0);
+    for (const vertex_t source : {vertex_t{0}, static_cast<vertex_t>(seed % g.num_vertices), g.num_vertices - 1}) {
+      SCOPED_TRACE("source " + std::to_string(source));
+      expect_matches_oracle(g, source, {});
+      expect_matches_oracle(g, source, {delta_choice::mode::adaptive, 0});
+    }
+    for (const std::uint64_t delta : {1ull, 64ull, 4096ull, 1ull << 40})
+      expect_matches_oracle(g, static_cast<vertex_t>((seed >> 20) % g.num_vertices), {delta_choice::mode::fixed, delta});
+  }
+}
+
 }  // namespace graphkit::sssp

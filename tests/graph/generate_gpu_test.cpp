@@ -36,6 +36,7 @@ TEST(GenerateGpu, RmatAndUniformEqualTheHostGenerators) {
 TEST(GenerateGpu, GridsStayOnTheHostAndBadSpecsAreInputErrors) {
   GRAPHKIT_REQUIRE_GPU();
   EXPECT_FALSE(generate_on_gpu("grid:4x4", 1).has_value());
+  EXPECT_FALSE(generate_on_gpu("road:6", 1).has_value());
   EXPECT_THROW(generate_on_gpu("rmat:x", 1), input_error);
   EXPECT_THROW(generate_on_gpu("rmat:40", 1), input_error);
   EXPECT_THROW(generate_on_gpu("ring:3", 1), input_error);

@@ -18,6 +18,7 @@
 #include "graph/gpu/load_gpu.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/device.hpp"
+#include "primitives/common/device_buffer.hpp"
 #include "primitives/common/error.hpp"
 
 namespace graphkit::apps {
@@ -232,6 +233,10 @@ int guarded_main(const std::function<int()>& body) {
     return body();
   } catch (const input_error& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const device_memory_error& e) {
+    // The libraries say how much memory; what to do about it is the app's to say.
+    std::cerr << "error: " << e.what() << "\n(--device cpu runs without GPU memory; or split the input)\n";
     return kExitBadInput;
   } catch (const resource_error& e) {
     std::cerr << "error: " << e.what() << "\n";

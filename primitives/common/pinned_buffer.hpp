@@ -8,10 +8,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <type_traits>
-#include <utility>
 
 #include "primitives/common/error.hpp"
 
@@ -26,32 +26,22 @@ class pinned_buffer {
   /// `count` elements, uninitialized. `flags` as cudaHostAlloc takes them
   /// (cudaHostAllocPortable, cudaHostAllocMapped, cudaHostAllocWriteCombined).
   explicit pinned_buffer(std::size_t count, unsigned flags = cudaHostAllocDefault) { allocate(count, flags); }
-  pinned_buffer(const pinned_buffer&) = delete;
-  pinned_buffer& operator=(const pinned_buffer&) = delete;
-  pinned_buffer(pinned_buffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
-  pinned_buffer& operator=(pinned_buffer&& other) noexcept {
-    if (this != &other) {
-      release();
-      data_ = std::exchange(other.data_, nullptr);
-      size_ = std::exchange(other.size_, 0);
-    }
-    return *this;
-  }
-  ~pinned_buffer() { release(); }
+  // Moves are the defaults: the unique_ptr hands the memory over and frees
+  // what it replaces; copies are deleted with the unique_ptr's.
 
-  [[nodiscard]] T* data() noexcept { return data_; }
-  [[nodiscard]] const T* data() const noexcept { return data_; }
-  [[nodiscard]] std::size_t size() const noexcept { return size_; }
-  [[nodiscard]] std::size_t bytes() const noexcept { return size_ * sizeof(T); }
-  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  [[nodiscard]] T* data() noexcept { return data_.get(); }
+  [[nodiscard]] const T* data() const noexcept { return data_.get(); }
+  /// 0 once moved from: the size counts only while the memory is here.
+  [[nodiscard]] std::size_t size() const noexcept { return data_ ? size_ : 0; }
+  [[nodiscard]] std::size_t bytes() const noexcept { return size() * sizeof(T); }
+  [[nodiscard]] bool empty() const noexcept { return size() == 0; }
 
-  [[nodiscard]] std::span<T> span() noexcept { return {data_, size_}; }
-  [[nodiscard]] std::span<const T> span() const noexcept { return {data_, size_}; }
-  [[nodiscard]] T* begin() noexcept { return data_; }
-  [[nodiscard]] T* end() noexcept { return data_ + size_; }
-  [[nodiscard]] const T* begin() const noexcept { return data_; }
-  [[nodiscard]] const T* end() const noexcept { return data_ + size_; }
+  [[nodiscard]] std::span<T> span() noexcept { return {data(), size()}; }
+  [[nodiscard]] std::span<const T> span() const noexcept { return {data(), size()}; }
+  [[nodiscard]] T* begin() noexcept { return data(); }
+  [[nodiscard]] T* end() noexcept { return data() + size(); }
+  [[nodiscard]] const T* begin() const noexcept { return data(); }
+  [[nodiscard]] const T* end() const noexcept { return data() + size(); }
   /// Unchecked, as in a std::vector; span() for checked views.
   [[nodiscard]] T& operator[](std::size_t i) noexcept { return data_[i]; }
   [[nodiscard]] const T& operator[](std::size_t i) const noexcept { return data_[i]; }
@@ -70,17 +60,15 @@ class pinned_buffer {
       throw resource_error("out of pinned host memory: asked for " + std::to_string(wanted) + " bytes");
     }
     GRAPHKIT_CUDA_TRY(status);
-    data_ = static_cast<T*>(p);
+    data_.reset(static_cast<T*>(p));
     size_ = count;
   }
-  void release() noexcept {
-    // Errors are ignored: at process exit the CUDA context may already be gone.
-    if (data_ != nullptr) (void)cudaFreeHost(data_);
-    data_ = nullptr;
-    size_ = 0;
-  }
 
-  T* data_ = nullptr;
+  struct free_host {
+    // Errors are ignored: at process exit the CUDA context may already be gone.
+    void operator()(T* p) const noexcept { (void)cudaFreeHost(p); }
+  };
+  std::unique_ptr<T[], free_host> data_;
   std::size_t size_ = 0;
 };
 

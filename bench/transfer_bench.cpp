@@ -9,13 +9,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "graph/host_transfer.hpp"
+#include "primitives/common/pinned_buffer.hpp"
 
 namespace {
 
@@ -48,9 +48,8 @@ int main(int argc, char** argv) {
     std::vector<std::uint64_t> source(words), back(words);
     std::iota(source.begin(), source.end(), std::uint64_t{0x9e3779b97f4a7c15ull});
     device_buffer<std::uint64_t> device(words);
-    std::uint64_t* pinned = nullptr;
-    GRAPHKIT_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&pinned), bytes));
-    std::memcpy(pinned, source.data(), bytes);
+    pinned_buffer<std::uint64_t> pinned(words);
+    std::copy(source.begin(), source.end(), pinned.begin());
 
     // Checks the device copy (to_device) or `back` (to_host) against the source.
     auto device_matches = [&] {
@@ -63,10 +62,10 @@ int main(int argc, char** argv) {
                 "%% of pinned) | check |\n|---|---|---|---|\n",
                 bytes >> 20);
     const double pinned_up = median_ms(trials, [&] {
-      GRAPHKIT_CUDA_TRY(cudaMemcpy(device.data(), pinned, bytes, cudaMemcpyHostToDevice));
+      GRAPHKIT_CUDA_TRY(cudaMemcpy(device.data(), pinned.data(), bytes, cudaMemcpyHostToDevice));
     });
     const double pinned_down = median_ms(trials, [&] {
-      GRAPHKIT_CUDA_TRY(cudaMemcpy(pinned, device.data(), bytes, cudaMemcpyDeviceToHost));
+      GRAPHKIT_CUDA_TRY(cudaMemcpy(pinned.data(), device.data(), bytes, cudaMemcpyDeviceToHost));
     });
     auto cell = [&](double ms, double ceiling_ms) {
       char buf[64];
@@ -120,7 +119,6 @@ int main(int argc, char** argv) {
                 "| cudaMemcpy, pageable | %.1f (%.1f) | %s |\n| staged (download), default threads | %.1f (%.1f) | %s |\n",
                 plain_fresh, bytes / plain_fresh / 1e6, ok ? "ok" : "MISMATCH", staged_fresh,
                 bytes / staged_fresh / 1e6, ok ? "ok" : "MISMATCH");
-    GRAPHKIT_CUDA_TRY(cudaFreeHost(pinned));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

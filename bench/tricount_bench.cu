@@ -25,13 +25,6 @@ namespace {
 using namespace graphkit;
 
 
-csr_graph simple_undirected(coo_graph g) {
-  clean_options rules;
-  rules.symmetrize = rules.drop_self_loops = rules.drop_duplicates = true;
-  (void)clean(g, rules);
-  return to_csr(std::move(g));
-}
-
 /// Oriented two-hop paths: the probes every method makes.
 std::uint64_t two_hop_paths(const csr_graph& g) {
   auto above = [&](vertex_t a, vertex_t b) {
@@ -94,7 +87,7 @@ int main(int argc, char** argv) {
     for (const auto& s : shipped) all.push_back(s);
     for (const std::string& spec : all) {
       const bool is_file = published.count(spec) > 0;
-      const csr_graph g = simple_undirected(
+      const csr_graph g = tricount::simple_undirected(
           is_file ? load_graph(std::string(GRAPHKIT_SOURCE_DIR) + "/datasets/" + spec).graph : generate(spec, seed));
       const std::uint64_t paths = two_hop_paths(g);
       std::uint64_t expected = 0;

@@ -11,6 +11,7 @@
 
 #include "graph/detail/parallel.hpp"
 #include "primitives/common/error.hpp"
+#include "primitives/common/pinned_buffer.hpp"
 
 namespace graphkit {
 namespace {
@@ -18,7 +19,7 @@ namespace {
 /// What one host thread works with: two pinned chunks, a stream, and an
 /// event per chunk that says when the DMA last using it has finished.
 struct lane {
-  void* chunk[2] = {nullptr, nullptr};
+  pinned_buffer<char> chunk[2];
   cudaEvent_t done[2] = {nullptr, nullptr};
   cudaStream_t stream = nullptr;
 };
@@ -35,11 +36,9 @@ class staging_pool {
     if (chunk_bytes != chunk_bytes_) release();
     chunk_bytes_ = chunk_bytes;
     while (lanes_.size() < threads) {
-      lane l;
-      lanes_.push_back(l);  // listed first, so that release() frees a half-built lane
-      lane& added = lanes_.back();
+      lane& added = lanes_.emplace_back();  // listed first, so that release() frees a half-built lane
       for (int i = 0; i < 2; ++i) {
-        GRAPHKIT_CUDA_TRY(cudaMallocHost(&added.chunk[i], chunk_bytes));
+        added.chunk[i] = pinned_buffer<char>(chunk_bytes);
         GRAPHKIT_CUDA_TRY(cudaEventCreateWithFlags(&added.done[i], cudaEventDisableTiming));
       }
       GRAPHKIT_CUDA_TRY(cudaStreamCreateWithFlags(&added.stream, cudaStreamNonBlocking));
@@ -51,13 +50,11 @@ class staging_pool {
  private:
   void release() noexcept {
     for (lane& l : lanes_) {
-      for (int i = 0; i < 2; ++i) {
-        if (l.chunk[i] != nullptr) (void)cudaFreeHost(l.chunk[i]);
+      for (int i = 0; i < 2; ++i)
         if (l.done[i] != nullptr) (void)cudaEventDestroy(l.done[i]);
-      }
       if (l.stream != nullptr) (void)cudaStreamDestroy(l.stream);
     }
-    lanes_.clear();
+    lanes_.clear();  // and with them their pinned chunks
   }
 
   std::mutex mutex_;
@@ -105,8 +102,8 @@ void staged_to_device(char* dst, std::size_t bytes, const transfer_options& o, c
       const auto [at, len] = span_of(c);
       const int b = static_cast<int>(c & 1);
       if (c >= 2) GRAPHKIT_CUDA_TRY(cudaEventSynchronize(l.done[b]));  // chunk c - 2 has left it
-      fill(static_cast<char*>(l.chunk[b]), at, len);
-      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(dst + at, l.chunk[b], len, cudaMemcpyHostToDevice, l.stream));
+      fill(l.chunk[b].data(), at, len);
+      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(dst + at, l.chunk[b].data(), len, cudaMemcpyHostToDevice, l.stream));
       GRAPHKIT_CUDA_TRY(cudaEventRecord(l.done[b], l.stream));
     }
   });
@@ -117,7 +114,7 @@ void staged_to_host(char* dst, const char* src, std::size_t bytes, const transfe
     auto fetch = [&](std::size_t c) {
       const auto [at, len] = span_of(c);
       const int b = static_cast<int>(c & 1);
-      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(l.chunk[b], src + at, len, cudaMemcpyDeviceToHost, l.stream));
+      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(l.chunk[b].data(), src + at, len, cudaMemcpyDeviceToHost, l.stream));
       GRAPHKIT_CUDA_TRY(cudaEventRecord(l.done[b], l.stream));
     };
     if (chunks > 0) fetch(0);
@@ -126,7 +123,7 @@ void staged_to_host(char* dst, const char* src, std::size_t bytes, const transfe
       const auto [at, len] = span_of(c);
       const int b = static_cast<int>(c & 1);
       GRAPHKIT_CUDA_TRY(cudaEventSynchronize(l.done[b]));
-      std::memcpy(dst + at, l.chunk[b], len);
+      std::memcpy(dst + at, l.chunk[b].data(), len);
     }
   });
 }

@@ -11,12 +11,14 @@
 
 #include <sys/resource.h>
 
+#include "apps/common/gpu_code.hpp"
 #include "apps/common/progress.hpp"
 #include "graph/generate/generators.hpp"
 #include "graph/gpu/generate_gpu.hpp"
 #include "graph/gpu/load_gpu.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/device.hpp"
+#include "primitives/common/device_buffer.hpp"
 #include "primitives/common/error.hpp"
 
 namespace graphkit::apps {
@@ -75,8 +77,10 @@ input_edges load_edges(const common_options& o, report& r, input_info& info, rel
     const progress_line progress("load");
     // The CUDA context (~0.1-0.3 s to create) starts at once: the host paths
     // read the file meanwhile, the GPU paths wait for it before their first call.
+    // Starting it, the check that this build has GPU code for the device costs
+    // nothing more; the GPU paths stop with its exit 2 before any work.
     std::future<void> context;
-    if (o.device == "gpu") context = std::async(std::launch::async, [] { GRAPHKIT_CUDA_TRY(cudaFree(nullptr)); });
+    if (o.device == "gpu") context = std::async(std::launch::async, [] { require_gpu_code_for_device(); });
     if (!o.generator.empty()) {
       info.name = o.generator;
       if (edges_on_gpu && o.device == "gpu") {
@@ -229,6 +233,10 @@ int guarded_main(const std::function<int()>& body) {
     return body();
   } catch (const input_error& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const device_memory_error& e) {
+    // The libraries say how much memory; what to do about it is the app's to say.
+    std::cerr << "error: " << e.what() << "\n(--device cpu runs without GPU memory; or split the input)\n";
     return kExitBadInput;
   } catch (const resource_error& e) {
     std::cerr << "error: " << e.what() << "\n";

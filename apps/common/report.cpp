@@ -1,47 +1,27 @@
 #include "apps/common/report.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "primitives/common/error.hpp"
 
 namespace graphkit::apps {
 namespace {
 
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
-std::string to_text(const report::value& v, bool json) {
+std::string to_text(const report::value& v) {
   return std::visit(
-      [json](const auto& x) -> std::string {
+      [](const auto& x) -> std::string {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, std::string>) {
-          return json ? "\"" + json_escape(x) + "\"" : x;
+          return x;
         } else if constexpr (std::is_same_v<T, double>) {
           std::ostringstream s;
-          s << std::setprecision(json ? 17 : 6) << x;
+          s << std::setprecision(6) << x;
           return s.str();
         } else {
           return std::to_string(x);
@@ -87,7 +67,7 @@ void report::print(std::ostream& out) const {
         << std::setprecision(3) << s * 1e3 << "\n";
   out.unsetf(std::ios::floatfield);
   for (const auto& [key, v] : metrics_)
-    out << "  " << std::left << std::setw(static_cast<int>(width)) << key << "  " << to_text(v, false) << "\n";
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << key << "  " << to_text(v) << "\n";
   if (validated_) {
     if (validation_.passed()) {
       out << "validation: PASS\n";
@@ -99,28 +79,29 @@ void report::print(std::ostream& out) const {
 }
 
 void report::write_json(const std::string& path) const {
+  // ordered_json keeps the keys in the order the app set them, as the table shows them.
+  using json = nlohmann::ordered_json;
+  json doc;
+  doc["app"] = app_;
+  json phases = json::object();
+  for (const auto& [name, seconds] : phases_) phases[name] = seconds * 1e3;
+  doc["phases_ms"] = std::move(phases);
+  json metrics = json::object();
+  for (const auto& [key, v] : metrics_) std::visit([&metrics, &key](const auto& x) { metrics[key] = x; }, v);
+  doc["metrics"] = std::move(metrics);
+  doc["warnings"] = warnings_;
+  if (validated_) {
+    doc["validation"] = {{"passed", validation_.passed()},
+                         {"mismatches", validation_.mismatches},
+                         {"first", validation_.first}};
+  } else {
+    doc["validation"] = nullptr;
+  }
   std::ofstream f(path);
   if (!f) throw make_input_error(path, 0, "cannot create JSON report");
-  f << "{\n  \"app\": \"" << json_escape(app_) << "\",\n  \"phases_ms\": {";
-  for (std::size_t i = 0; i < phases_.size(); ++i)
-    f << (i ? ", " : "") << "\"" << json_escape(phases_[i].first) << "\": " << std::setprecision(17)
-      << phases_[i].second * 1e3;
-  f << "},\n  \"metrics\": {";
-  for (std::size_t i = 0; i < metrics_.size(); ++i)
-    f << (i ? ", " : "") << "\"" << json_escape(metrics_[i].first) << "\": " << to_text(metrics_[i].second, true);
-  f << "},\n  \"warnings\": [";
-  for (std::size_t i = 0; i < warnings_.size(); ++i) f << (i ? ", " : "") << "\"" << json_escape(warnings_[i]) << "\"";
-  f << "],\n  \"validation\": ";
-  if (!validated_) {
-    f << "null";
-  } else {
-    f << "{\"passed\": " << (validation_.passed() ? "true" : "false") << ", \"mismatches\": " << validation_.mismatches
-      << ", \"first\": [";
-    for (std::size_t i = 0; i < validation_.first.size(); ++i)
-      f << (i ? ", " : "") << "\"" << json_escape(validation_.first[i]) << "\"";
-    f << "]}";
-  }
-  f << "\n}\n";
+  // Bytes that are not UTF-8 (a file name in another encoding) become U+FFFD
+  // rather than an exception: the report is still written, and still JSON.
+  f << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
   if (!f) throw make_input_error(path, 0, "write failed");
 }
 

@@ -2,26 +2,8 @@
 #include <tuple>
 
 #include "apps/dedup/dedup.hpp"
-#include "graph/gpu/pipeline.hpp"
 
 namespace graphkit::dedup {
-
-namespace {
-
-clean_options rules_of(const params& p) {
-  clean_options o;
-  o.symmetrize = p.symmetrize;
-  o.drop_self_loops = !p.keep_self_loops;
-  o.drop_duplicates = true;
-  o.keep = p.keep;
-  return o;
-}
-
-}  // namespace
-
-clean_stats run_cpu(coo_graph& g, const params& p) { return clean(g, rules_of(p)); }
-
-clean_stats run_gpu(coo_graph& g, const params& p) { return clean_on_gpu(g, rules_of(p)); }
 
 coo_graph run_reference(const coo_graph& input, const params& p) {
   struct item {

@@ -1,7 +1,6 @@
 // Checks a distance vector without running a second solver (for graphs too
 // large for the Boost oracle in a benchmark). See verify_certificate.
 #include <atomic>
-#include <charconv>
 #include <mutex>
 
 #include "apps/sssp/sssp.hpp"
@@ -9,15 +8,6 @@
 #include "primitives/common/error.hpp"
 
 namespace graphkit::sssp {
-
-delta_choice delta_choice::parse(const std::string& text) {
-  if (text == "auto") return {mode::adaptive, 0};
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size() || value == 0)
-    throw input_error("--delta '" + text + "': expected a positive integer or 'auto'");
-  return {mode::fixed, value};
-}
 
 apps::verification verify_certificate(const csr_graph& g, vertex_t source, const result& r) {
   apps::verification v;

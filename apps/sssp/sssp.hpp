@@ -72,7 +72,7 @@ inline constexpr double kDeltaFullEdges = 67108864.0;  // 2^26
 
 /// 256 x mean weight / mean out-degree^2 x sqrt(mean / RMS out-degree), times
 /// sqrt(2^26 / edges) past 2^26 edges, at least 1. Fitted to delta sweeps on an
-/// H100 (README, "SSSP on the GPU"): with rounds costing microseconds, dense
+/// H100 (docs/design.md, "SSSP on the GPU"): with rounds costing microseconds, dense
 /// graphs want narrow buckets (few relaxations per edge), sparse long-path
 /// graphs wide ones (few rounds), skewed graphs, whose hubs reach most vertices
 /// early, narrower still, and so do big graphs, whose buckets fill the GPU anyway.

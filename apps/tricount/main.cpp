@@ -41,11 +41,7 @@ int run(apps::common_options& o, bool per_vertex, const std::string& method_text
   // Triangles ignore weights: without them the build sorts keys alone.
   edges.host.weights = {};
   edges.device.weights = {};
-  clean_options rules;
-  rules.symmetrize = true;
-  rules.drop_self_loops = true;
-  rules.drop_duplicates = true;
-  apps::built_graph built = apps::build_input(std::move(edges), o, rules, r);
+  apps::built_graph built = apps::build_input(std::move(edges), o, simple_undirected_rules(), r);
   if (o.validate || !on_gpu) built.fetch_adjacency();  // the oracles read the host copy
   const csr_graph& g = built.host;
 
@@ -120,7 +116,7 @@ int main(int argc, char** argv) {
   std::string method_text = "auto";
   apps::add_common_options(app, o, true, apps::device_support::cpu_and_gpu);
   app.add_option("--method", method_text,
-                 "GPU intersection: auto (per vertex class, see README), merge, hash or bitmap")
+                 "GPU intersection: auto (per vertex class, see docs/design.md), merge, hash or bitmap")
       ->check(CLI::IsMember({"auto", "merge", "hash", "bitmap"}))
       ->capture_default_str();
   auto* pv = app.add_flag("--per-vertex", per_vertex, "Also count the triangles through each vertex");

@@ -9,10 +9,18 @@
 #include <vector>
 
 #include "apps/common/report.hpp"
+#include "graph/build.hpp"
 #include "graph/csr.hpp"
 #include "graph/device_csr.hpp"
 
 namespace graphkit::tricount {
+
+/// The build rules that make any input a tricount input: symmetrized, self-loops
+/// and duplicate edges dropped (apps/tricount/simple_graph.cpp).
+clean_options simple_undirected_rules();
+/// `g` cleaned by simple_undirected_rules() and built on the host, for the
+/// oracles, tests and benches that start from generated or loaded edges.
+csr_graph simple_undirected(coo_graph g);
 
 struct result {
   std::uint64_t triangles = 0;

@@ -19,6 +19,7 @@
 
 #include "primitives/common/device_buffer.hpp"
 #include "primitives/common/error.hpp"
+#include "primitives/common/sorted_search.cuh"
 
 namespace graphkit {
 
@@ -31,16 +32,6 @@ namespace batch_detail {
 
 inline constexpr int kThreads = 256;
 inline constexpr std::uint32_t kWindowBits = 1u << 18;
-
-__device__ inline bool sorted_contains(const std::uint32_t* first, std::uint64_t n, std::uint32_t x) {
-  std::uint64_t lo = 0, hi = n;
-  while (lo < hi) {
-    const std::uint64_t mid = (lo + hi) / 2;
-    if (first[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < n && first[lo] == x;
-}
 
 static __global__ void __launch_bounds__(kThreads)
     batch_intersection_kernel(const std::uint32_t* values, const set_pair* pairs, std::size_t n,
@@ -81,7 +72,7 @@ static __global__ void __launch_bounds__(kThreads)
           }
         }
       } else {
-        for (std::uint64_t k = threadIdx.x; k < n_small; k += kThreads) found += sorted_contains(big, n_big, small[k]);
+        for (std::uint64_t k = threadIdx.x; k < n_small; k += kThreads) found += sorted_contains(big, std::uint64_t{0}, n_big, small[k]);
       }
     }
     const unsigned total = reduce(storage).Sum(found);

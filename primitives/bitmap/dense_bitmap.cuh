@@ -22,6 +22,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "primitives/bitmap/set_op.cuh"
 #include "primitives/common/device_buffer.hpp"
 
 namespace graphkit {
@@ -29,13 +30,6 @@ namespace graphkit {
 inline constexpr std::uint32_t kBitmapChunkBits = 1u << 16;
 inline constexpr std::uint32_t kBitmapWordsPerChunk = kBitmapChunkBits / 32;
 inline constexpr std::uint64_t kBitmapMaxUniverse = std::uint64_t{1} << 32;
-
-enum class set_op {
-  intersection,  ///< a AND b
-  union_,        ///< a OR b
-  difference,    ///< a AND NOT b
-  symmetric,     ///< a XOR b
-};
 
 /// What a kernel takes: raw pointers, passed by value.
 struct dense_bitmap_ref {

@@ -5,6 +5,7 @@
 
 #include <new>
 #include <stdexcept>
+#include <string>
 
 #include "apps/common/options.hpp"
 #include "primitives/common/device_buffer.hpp"
@@ -25,6 +26,17 @@ TEST(ExitCodes, EachKindOfFailureHasItsCode) {
   EXPECT_EQ(guarded_main([]() -> int { throw cuda_error(cudaErrorLaunchFailure, "kernel<<<>>>", "x.cu", 1); }), 3);
   EXPECT_EQ(guarded_main([]() -> int { throw std::logic_error("std"); }), 3);
   EXPECT_EQ(guarded_main([]() -> int { throw 42; }), 3);
+}
+
+TEST(ExitCodes, TheAppNotTheLibrarySuggestsTheCpuWhenGpuMemoryRunsOut) {
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(guarded_main([]() -> int { throw device_memory_error("out of GPU memory: asked for 9 bytes"); }), 2);
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(said.find("error: out of GPU memory: asked for 9 bytes\n"), std::string::npos) << said;
+  EXPECT_NE(said.find("--device cpu"), std::string::npos) << said;
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(guarded_main([]() -> int { throw resource_error("table full"); }), 2);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "error: table full\n");
 }
 
 TEST(ExitCodes, ExpectsNamesTheConditionWhereItFails) {

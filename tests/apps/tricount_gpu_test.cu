@@ -17,13 +17,6 @@ namespace {
 
 constexpr method kMethods[] = {method::automatic, method::merge, method::hash, method::bitmap};
 
-csr_graph simple_undirected(coo_graph g) {
-  clean_options rules;
-  rules.symmetrize = rules.drop_self_loops = rules.drop_duplicates = true;
-  (void)clean(g, rules);
-  return to_csr(std::move(g));
-}
-
 csr_graph complete(vertex_t n) {
   coo_graph g;
   g.num_vertices = n;

@@ -11,13 +11,6 @@
 namespace graphkit::tricount {
 namespace {
 
-csr_graph simple_undirected(coo_graph g) {
-  clean_options rules;
-  rules.symmetrize = rules.drop_self_loops = rules.drop_duplicates = true;
-  (void)clean(g, rules);
-  return to_csr(std::move(g));
-}
-
 csr_graph complete(vertex_t n) {
   coo_graph g;
   g.num_vertices = n;

@@ -33,7 +33,7 @@ detail::set_kind kind_of(method m) {
 
 }  // namespace
 
-// The rule --method auto applies, from bench/tricount_bench (README, "Triangle
+// The rule --method auto applies, from bench/tricount_bench (docs/performance.md, "Triangle
 // counting"): merge (binary search in shared memory) beat the hash set 3-4x and
 // the n-bit bitmap 2-15x on every generated graph, for both classes; only on
 // small graphs, whose bitmap stays in cache, did the bitmap win (ego-Facebook

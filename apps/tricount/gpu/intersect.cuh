@@ -19,6 +19,7 @@
 
 #include "apps/tricount/gpu/orient.cuh"
 #include "primitives/bitmap/bit_span.cuh"
+#include "primitives/common/sorted_search.cuh"
 #include "primitives/hash/linear_probing_map.cuh"
 
 namespace graphkit::tricount::detail {
@@ -93,15 +94,7 @@ __device__ void for_each_two_hop(const oriented_view& g, vertex_t u, unsigned fi
 struct sorted_list_set {
   const vertex_t* list;
   std::uint32_t size;
-  __device__ bool contains(vertex_t w) const {
-    std::uint32_t lo = 0, hi = size;
-    while (lo < hi) {
-      const std::uint32_t mid = (lo + hi) / 2;
-      if (list[mid] < w) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < size && list[lo] == w;
-  }
+  __device__ bool contains(vertex_t w) const { return sorted_contains(list, std::uint32_t{0}, size, w); }
 };
 
 /// A sorted list with a bucket index over its id range: bucket b of 2^shift
@@ -143,15 +136,7 @@ struct indexed_list_set {
     const std::uint32_t offset = w - first;  // wraps for w < first
     if (offset > span) return false;
     const std::uint32_t b = offset >> shift;
-    std::uint32_t lo = index[b];
-    const std::uint32_t end = index[b + 1];
-    std::uint32_t hi = end;
-    while (lo < hi) {
-      const std::uint32_t mid = (lo + hi) / 2;
-      if (list[mid] < w) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < end && list[lo] == w;
+    return sorted_contains(list, index[b], index[b + 1], w);
   }
 };
 using heavy_list_set = indexed_list_set<1024>;

@@ -19,8 +19,7 @@ inline void require_device_memory(const char* step, std::size_t edges, std::size
   if (bytes > free) {
     throw device_memory_error(std::string(step) + ": " + std::to_string(edges) + " edges need about " +
                               std::to_string(bytes >> 20) + " MiB of GPU memory; " + std::to_string(free >> 20) +
-                              " MiB are free (of " + std::to_string(total >> 20) +
-                              "). Use --device cpu, or split the input.");
+                              " MiB are free (of " + std::to_string(total >> 20) + ")");
   }
 }
 

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <string>
 
+#include "primitives/bitmap/set_op.cuh"
 #include "primitives/common/error.hpp"
 #include "primitives/common/launch.hpp"
 
@@ -30,15 +31,7 @@ __device__ inline std::uint32_t word_of(const chunked_set_ref& s, std::uint32_t 
   return s.pool.block_words(s.block_of[c])[i];
 }
 
-__device__ inline std::uint32_t apply(set_op op, std::uint32_t a, std::uint32_t b) {
-  switch (op) {
-    case set_op::intersection: return a & b;
-    case set_op::union_: return a | b;
-    case set_op::difference: return a & ~b;
-    case set_op::symmetric: return a ^ b;
-  }
-  return 0;
-}
+using bitmap_detail::apply;  // primitives/bitmap/set_op.cuh
 
 /// The result chunk's state when the operands' states decide it, else kChunkPartial ("compute").
 __device__ inline std::uint32_t decided(set_op op, std::uint32_t sa, std::uint32_t sb) {

@@ -174,20 +174,6 @@ __device__ inline chunk_plan plan_chunk(set_op op, std::uint32_t ca, std::uint32
   return chunk_plan::compute;
 }
 
-__device__ inline std::uint32_t apply(set_op op, std::uint32_t a, std::uint32_t b) {
-  switch (op) {
-    case set_op::intersection: return a & b;
-    case set_op::union_: return a | b;
-    case set_op::difference: return a & ~b;
-    case set_op::symmetric: return a ^ b;
-  }
-  return 0;
-}
-
-__device__ inline uint4 apply(set_op op, uint4 a, uint4 b) {
-  return {apply(op, a.x, b.x), apply(op, a.y, b.y), apply(op, a.z, b.z), apply(op, a.w, b.w)};
-}
-
 __device__ inline std::uint32_t popc(uint4 v) { return __popc(v.x) + __popc(v.y) + __popc(v.z) + __popc(v.w); }
 
 /// Whether chunk c of out = a op b needs writing: with out aliasing an

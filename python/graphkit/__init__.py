@@ -36,8 +36,11 @@ import numpy as _np
 from . import _graphkit
 from ._graphkit import InputError, InternalError, ResourceError, gpu_available, gpu_unavailable_reason
 
+for _error in (InputError, InternalError, ResourceError):
+    _error.__module__ = __name__
+
 __all__ = [
-    "Edges", "sssp", "triangles", "dedup", "Distances", "Triangles", "Dedup",
+    "Edges", "sssp", "triangles", "dedup", "generate", "write", "Distances", "Triangles", "Dedup",
     "InputError", "ResourceError", "InternalError", "ValidationError", "gpu_available", "gpu_unavailable_reason",
 ]
 
@@ -61,6 +64,24 @@ class Edges:
             num_vertices = 0 if self.src.size == 0 else int(max(self.src.max(), self.dst.max())) + 1
         self.num_vertices = int(num_vertices)
         self.directed = bool(directed)
+
+
+def generate(spec, seed=1):
+    """A generated graph as Edges: "rmat:SCALE[:EF]", "uniform:SCALE[:EF]", "grid:ROWSxCOLS" or "grid:SCALE",
+    the same graphs as the command lines' --gen (on the host)."""
+    out = _graphkit.generate(spec, int(seed))
+    return Edges(out["src"], out["dst"], out["weights"], out["num_vertices"], out["directed"])
+
+
+def write(edges, path, format=None):
+    """Writes edge arrays (an Edges or a (src, dst[, weights]) tuple) to a graph file: its extension (.el, .mtx,
+    .gr, .gkbin, + .gz) or `format` picks the format. Undirected Edges write each edge once."""
+    if isinstance(edges, tuple):
+        edges = Edges(*edges)
+    if not isinstance(edges, Edges):
+        raise TypeError("graphkit.write takes an Edges or a (src, dst[, weights]) tuple")
+    native = _graphkit.Input.edges(edges.num_vertices, edges.src, edges.dst, edges.weights, edges.directed)
+    _graphkit.write(native, _os.fsdecode(path), format or "")
 
 
 def _column(a, name):

@@ -12,6 +12,7 @@
 #include "apps/sssp/inputs.hpp"
 #include "apps/sssp/sssp.hpp"
 #include "apps/tricount/tricount.hpp"
+#include "graph/generate/generators.hpp"
 #include "graph/io/load.hpp"
 #include "primitives/common/error.hpp"
 
@@ -64,6 +65,24 @@ void put_report(py::dict& out, const apps::report& r, const apps::verification* 
   } else {
     out["validation"] = py::none();
   }
+}
+
+/// --out-format / --format as the command lines parse it.
+std::optional<file_format> format_of(const std::string& name, const char* option) {
+  if (name.empty()) return std::nullopt;
+  const std::optional<file_format> f = parse_format_name(name);
+  if (!f) throw input_error(std::string(option) + "='" + name + "' is not one of " + std::string(format_choices()));
+  return f;
+}
+
+/// The edge dict of generate_edges and run_dedup. Needs the GIL.
+void put_edges(py::dict& out, coo_graph&& g, bool weighted) {
+  out["num_vertices"] = g.num_vertices;
+  out["directed"] = g.directed;
+  out["weights"] = weighted ? py::object(to_numpy(std::move(g.weights))) : py::none();
+  out["src"] = to_numpy(std::move(g.src));
+  out["dst"] = to_numpy(std::move(g.dst));
+  out["ids"] = ids_of(std::move(g.original_ids));
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -241,11 +260,7 @@ py::dict run_dedup(const graph_input& in, const dedup::params& p, relabel_order 
     py::gil_scoped_release nogil;
     apps::resolve_device(o, apps::device_support::cpu_and_gpu);
     const bool on_gpu = o.device == "gpu";
-    std::optional<file_format> f;
-    if (!out_format.empty()) {
-      f = parse_format_name(out_format);
-      if (!f) throw input_error("out_format '" + out_format + "' is not one of " + std::string(format_choices()));
-    }
+    const std::optional<file_format> f = format_of(out_format, "out_format");
     coo_graph input;
     if (in.what == graph_input::kind::file) {
       o.input = in.path;
@@ -278,16 +293,29 @@ py::dict run_dedup(const graph_input& in, const dedup::params& p, relabel_order 
     r.set("device", on_gpu ? std::string("gpu (hash-table pipeline)") : std::string("cpu (sort-based clean)"));
   }
   py::dict out;
-  out["num_vertices"] = cleaned.num_vertices;
-  out["directed"] = cleaned.directed;
   out["duplicates_removed"] = stats.duplicates_removed;
   out["self_loops_removed"] = stats.self_loops_removed;
-  out["weights"] = weighted ? py::object(to_numpy(std::move(cleaned.weights))) : py::none();
-  out["src"] = to_numpy(std::move(cleaned.src));
-  out["dst"] = to_numpy(std::move(cleaned.dst));
-  out["ids"] = ids_of(std::move(cleaned.original_ids));
+  put_edges(out, std::move(cleaned), weighted);
   put_report(out, r, options.validate ? &checked : nullptr);
   return out;
+}
+
+py::dict generate_edges(const std::string& spec, std::uint64_t seed) {
+  coo_graph g;
+  {
+    py::gil_scoped_release nogil;
+    g = generate(spec, seed);
+  }
+  py::dict out;
+  const bool weighted = g.weighted();
+  put_edges(out, std::move(g), weighted);
+  return out;
+}
+
+void write_edges(const graph_input& in, const std::string& path, const std::string& format) {
+  py::gil_scoped_release nogil;
+  const std::optional<file_format> f = format_of(format, "format");
+  write_graph(host_edges(in), path, f);
 }
 
 }  // namespace graphkit::python

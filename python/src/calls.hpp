@@ -41,4 +41,12 @@ pybind11::dict run_triangles(const graph_input& in, bool per_vertex, const std::
 pybind11::dict run_dedup(const graph_input& in, const dedup::params& p, relabel_order order,
                          const std::string& output, const std::string& out_format, const call_options& options);
 
+/// A generated graph (--gen SPEC, on the host): {"src", "dst", "weights" (or
+/// None), "num_vertices", "directed"}.
+pybind11::dict generate_edges(const std::string& spec, std::uint64_t seed);
+
+/// Writes edge arrays to `path` in any format the loaders read (by its
+/// extension, or `format`), with the file writers dedup uses.
+void write_edges(const graph_input& in, const std::string& path, const std::string& format);
+
 }  // namespace graphkit::python

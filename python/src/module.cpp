@@ -30,6 +30,15 @@ struct py_graph_input : graph_input {
   py::object keep[3];
 };
 
+/// The optional weights column (None: unweighted).
+void set_weights(py_graph_input& in, const py::object& weights, const char* name) {
+  if (weights.is_none()) return;
+  const auto w = weights.cast<py::array>();
+  in.weights = raw_of(w, name);
+  in.weighted = true;
+  in.keep[2] = w;
+}
+
 vertex_t vertex_count(std::uint64_t n) {
   if (n > kMaxVertices) throw input_error(std::to_string(n) + " vertices: graphkit takes at most 2^32 - 1");
   return static_cast<vertex_t>(n);
@@ -71,12 +80,7 @@ PYBIND11_MODULE(_graphkit, m) {
             in.first = raw_of(src, "src");
             in.second = raw_of(dst, "dst");
             in.keep[0] = src, in.keep[1] = dst;
-            if (!weights.is_none()) {
-              const auto w = weights.cast<py::array>();
-              in.weights = raw_of(w, "weights");
-              in.weighted = true;
-              in.keep[2] = w;
-            }
+            set_weights(in, weights, "weights");
             return in;
           },
           py::arg("num_vertices"), py::arg("src"), py::arg("dst"), py::arg("weights"), py::arg("directed"))
@@ -89,12 +93,7 @@ PYBIND11_MODULE(_graphkit, m) {
             in.first = raw_of(indptr, "indptr");
             in.second = raw_of(indices, "indices");
             in.keep[0] = indptr, in.keep[1] = indices;
-            if (!data.is_none()) {
-              const auto w = data.cast<py::array>();
-              in.weights = raw_of(w, "data");
-              in.weighted = true;
-              in.keep[2] = w;
-            }
+            set_weights(in, data, "data");
             return in;
           },
           py::arg("num_vertices"), py::arg("indptr"), py::arg("indices"), py::arg("data"));
@@ -140,6 +139,11 @@ PYBIND11_MODULE(_graphkit, m) {
       py::arg("input"), py::arg("output"), py::arg("out_format"), py::arg("symmetrize"), py::arg("keep_self_loops"),
       py::arg("weights"), py::arg("relabel"), py::arg("random_weights"), py::arg("seed"), py::arg("device"),
       py::arg("validate"));
+
+  m.def("generate", &generate_edges, py::arg("spec"), py::arg("seed"));
+  m.def(
+      "write", [](const py_graph_input& in, const std::string& path, const std::string& format) { write_edges(in, path, format); },
+      py::arg("input"), py::arg("path"), py::arg("format"));
 
   m.def("gpu_available", [] { return cuda_device_count() > 0; },
         "Whether a usable CUDA device exists (device=None then picks the GPU).");

@@ -13,10 +13,12 @@ Every call takes a graph as one of:
   mapped back on output).
 
 Arrays are read in place where their layout already fits: 1-D contiguous
-int32/uint32 ids, int32 weights, int64 CSR offsets. Other dtypes (int64 ids,
-float weights, int32 offsets) are converted, which copies them once on the
-host; float weights must hold integers (graphkit's weights are 32-bit
-integers). Weights must be non-negative for shortest paths.
+int32/uint32 ids, int32 weights, int64 CSR offsets; on the GPU they go from
+numpy's memory straight to the device (the CPU path, the Boost.Graph oracles,
+builds its own host graph from them). Other dtypes (int64 ids, float weights,
+int32 offsets) are converted, which copies them once on the host; float
+weights must hold integers (graphkit's weights are 32-bit integers). Weights
+must be non-negative for shortest paths.
 
 ``device`` is ``None`` (the GPU where one exists, else the CPU), ``"gpu"`` or
 ``"cpu"`` (the Boost.Graph oracles), as ``--device`` on the command line;

@@ -36,7 +36,10 @@ template <class T>
 py::array_t<T> to_numpy(std::vector<T>&& v) {
   auto* owned = new std::vector<T>(std::move(v));
   py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
-  return py::array_t<T>(static_cast<py::ssize_t>(owned->size()), owned->data(), free_when_done);
+  // The shape-only constructor takes the strides from sizeof(T); the count-only
+  // one asks the dtype, whose layout pybind11 < 2.12 reads as numpy 1's.
+  return py::array_t<T>(py::array::ShapeContainer{static_cast<py::ssize_t>(owned->size())}, owned->data(),
+                        free_when_done);
 }
 
 /// The original ids as numpy (None where they are the identity). Needs the GIL.

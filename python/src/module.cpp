@@ -20,9 +20,13 @@ namespace {
 /// (a copy only where they were not) before they come here.
 raw_column raw_of(const py::array& a, const char* name) {
   if (a.ndim() != 1) throw input_error(std::string(name) + ": expected a 1-D array, got " + std::to_string(a.ndim()) + "-D");
-  if (a.size() > 1 && a.strides(0) != a.itemsize())
+  // dtype's kind and itemsize through Python, not pybind11's accessors: those
+  // read numpy 1's descriptor layout, which numpy 2 changed (pybind11 < 2.12).
+  const auto itemsize = a.attr("itemsize").cast<std::size_t>();
+  const auto kind = a.attr("dtype").attr("kind").cast<std::string>();
+  if (a.size() > 1 && a.strides(0) != static_cast<py::ssize_t>(itemsize))
     throw input_error(std::string(name) + ": expected a contiguous array (numpy.ascontiguousarray makes one)");
-  return {a.data(), static_cast<std::size_t>(a.size()), a.dtype().kind(), static_cast<std::size_t>(a.itemsize()), name};
+  return {a.data(), static_cast<std::size_t>(a.size()), kind.empty() ? '?' : kind[0], itemsize, name};
 }
 
 /// The arrays a graph_input views stay alive as long as the input object does.

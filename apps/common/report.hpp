@@ -39,6 +39,10 @@ class report {
 
   [[nodiscard]] bool validation_failed() const { return validated_ && !validation_.passed(); }
   [[nodiscard]] double phase_seconds(const std::string& name) const;
+  /// In the order they ran / were set (the Python module hands them over as dicts).
+  [[nodiscard]] const std::vector<std::pair<std::string, double>>& phases() const { return phases_; }
+  [[nodiscard]] const std::vector<std::pair<std::string, value>>& metrics() const { return metrics_; }
+  [[nodiscard]] const std::vector<std::string>& warnings() const { return warnings_; }
 
   /// Phases, then metrics, then "validation: PASS|FAIL" (when validated).
   void print(std::ostream& out) const;

@@ -5,23 +5,12 @@
 #include <memory>
 
 #include "apps/common/options.hpp"
+#include "apps/sssp/inputs.hpp"
 #include "apps/sssp/sssp.hpp"
-#include "graph/detail/parallel.hpp"
 #include "primitives/common/error.hpp"
 
 namespace graphkit::sssp {
 namespace {
-
-// Random sources with at least one out-edge (as GAP picks them), from the seed.
-std::vector<vertex_t> pick_sources(const csr_graph& g, std::size_t count, std::uint64_t seed) {
-  if (g.num_vertices == 0) throw input_error("the graph has no vertices, so there is no source");
-  std::vector<vertex_t> sources;
-  for (std::uint64_t k = 0; sources.size() < count; ++k) {
-    const auto v = static_cast<vertex_t>(detail::mix64(seed * 0x100000001b3ULL + k) % g.num_vertices);
-    if (g.degree(v) > 0 || k > 64 * count) sources.push_back(v);
-  }
-  return sources;
-}
 
 void write_distances(const csr_graph& g, const result& r, const std::string& path) {
   std::ofstream out(path);
@@ -33,17 +22,6 @@ void write_distances(const csr_graph& g, const result& r, const std::string& pat
     else out << r.distances[v] << '\n';
   }
   if (!out) throw make_input_error(path, 0, "write failed");
-}
-
-// Edges parsed on the GPU have none: its parser takes unsigned weights only.
-void check_weights(const coo_graph& coo, const apps::common_options& o, const apps::input_info& info) {
-  if (o.random_weights) return;
-  for (const weight_t w : coo.weights) {
-    if (w < 0)
-      throw make_input_error(info.name, info.negative_weight_line,
-                             "negative weight " + std::to_string(w) +
-                                 ": sssp needs non-negative weights (or --random-weights)");
-  }
 }
 
 int run(apps::common_options& o, std::optional<original_id_t> source, std::size_t source_count,

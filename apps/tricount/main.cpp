@@ -1,6 +1,5 @@
 // tricount: exact triangle count of a graph taken as undirected.
 #include <algorithm>
-#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -18,16 +17,6 @@ void write_per_vertex(const csr_graph& g, const result& r, const std::string& pa
   out << "# vertex triangles (original ids)\n";
   for (vertex_t v = 0; v < g.num_vertices; ++v) out << g.original_id(v) << ' ' << r.per_vertex[v] << '\n';
   if (!out) throw make_input_error(path, 0, "write failed");
-}
-
-/// Boost's count looks up an edge per pair of neighbours, about the sum of
-/// d^3 steps: hours on R-MAT 20. Past this budget (seconds) the GPU answers
-/// to count_by_merge instead, which the tests check against Boost.
-bool boost_can_check(const csr_graph& g) {
-  constexpr double kBudget = 2e10;
-  double cost = 0;
-  for (vertex_t v = 0; v < g.num_vertices; ++v) cost += std::pow(static_cast<double>(g.degree(v)), 3);
-  return cost <= kBudget;
 }
 
 int run(apps::common_options& o, bool per_vertex, const std::string& method_text) {

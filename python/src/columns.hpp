@@ -1,0 +1,164 @@
+// A numpy column seen as the element type graphkit stores: a view on the
+// array's own memory where the dtype's layout already fits (int32 ids, int32
+// weights, int64 offsets), else a checked, converted copy. Every element is
+// checked either way (ids in range, weights integral); the first bad one is
+// named by its index and value. Runs without the GIL: the caller keeps the
+// array alive.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "graph/detail/parallel.hpp"
+#include "primitives/common/error.hpp"
+
+namespace graphkit::python {
+
+/// A 1-D C-contiguous numpy array's memory and dtype (numpy's kind letter:
+/// 'i' signed, 'u' unsigned, 'f' floating, 'b' boolean).
+struct raw_column {
+  const void* data = nullptr;
+  std::size_t size = 0;
+  char kind = 'i';
+  std::size_t itemsize = 4;
+  std::string name;  ///< for messages: "src", "indices", ...
+};
+
+template <class T>
+struct column {
+  std::span<const T> values;
+  std::vector<T> converted;  ///< holds the values where they could not be viewed
+  /// The values as a vector of their own (moved where converted, copied where viewed).
+  std::vector<T> take() {
+    if (!converted.empty()) return std::move(converted);
+    return {values.begin(), values.end()};
+  }
+};
+
+namespace detail {
+
+/// Calls fn(const S*) with S the column's C++ element type.
+template <class Fn>
+void visit(const raw_column& c, Fn&& fn) {
+  const auto bad = [&] {
+    return input_error(c.name + ": numpy dtype of kind '" + std::string(1, c.kind) + "' and " +
+                       std::to_string(c.itemsize) + " bytes is not a number type graphkit reads");
+  };
+  switch (c.kind) {
+    case 'i':
+      switch (c.itemsize) {
+        case 1: return fn(static_cast<const std::int8_t*>(c.data));
+        case 2: return fn(static_cast<const std::int16_t*>(c.data));
+        case 4: return fn(static_cast<const std::int32_t*>(c.data));
+        case 8: return fn(static_cast<const std::int64_t*>(c.data));
+      }
+      break;
+    case 'u':
+      switch (c.itemsize) {
+        case 1: return fn(static_cast<const std::uint8_t*>(c.data));
+        case 2: return fn(static_cast<const std::uint16_t*>(c.data));
+        case 4: return fn(static_cast<const std::uint32_t*>(c.data));
+        case 8: return fn(static_cast<const std::uint64_t*>(c.data));
+      }
+      break;
+    case 'f':
+      switch (c.itemsize) {
+        case 4: return fn(static_cast<const float*>(c.data));
+        case 8: return fn(static_cast<const double*>(c.data));
+      }
+      break;
+    case 'b':
+      if (c.itemsize == 1) return fn(static_cast<const std::uint8_t*>(c.data));
+      break;
+  }
+  throw bad();
+}
+
+/// Whether a column of S can be read in place as T: same size, both integers
+/// (the range check has then ruled out the values whose meaning would change).
+template <class S, class T>
+inline constexpr bool viewable = sizeof(S) == sizeof(T) && std::is_integral_v<S> && std::is_integral_v<T>;
+
+}  // namespace detail
+
+/// The column as T. `accepts(double-or-integer value)` says whether a value is
+/// allowed; `expected` words the rule for the message. Parallel over the host's cores.
+template <class T, class Accept>
+column<T> to_column(const raw_column& c, Accept&& accepts, const std::string& expected) {
+  column<T> out;
+  detail::visit(c, [&](const auto* in) {
+    using S = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
+    constexpr bool view = detail::viewable<S, T>;
+    if constexpr (!view) out.converted.resize(c.size);
+    T* converted = out.converted.data();
+    const std::size_t parts = c.size < (std::size_t{1} << 20) ? 1 : graphkit::detail::host_threads();
+    std::vector<std::size_t> first_bad(parts, c.size);
+    graphkit::detail::parallel_parts(parts, [&](std::size_t p) {
+      const auto [begin, end] = graphkit::detail::part_range(c.size, parts, p);
+      for (std::size_t i = begin; i < end; ++i) {
+        if (!accepts(in[i])) {
+          first_bad[p] = i;
+          return;
+        }
+        if constexpr (!view) converted[i] = static_cast<T>(in[i]);
+      }
+    });
+    for (const std::size_t i : first_bad) {
+      if (i == c.size) continue;
+      std::ostringstream value;
+      value << +in[i];
+      throw input_error(c.name + "[" + std::to_string(i) + "] = " + value.str() + ": " + expected);
+    }
+    if constexpr (view) out.values = {reinterpret_cast<const T*>(in), c.size};
+    else out.values = out.converted;
+  });
+  return out;
+}
+
+/// Vertex ids in [0, n).
+inline column<vertex_t> vertex_column(const raw_column& c, vertex_t n) {
+  return to_column<vertex_t>(
+      c,
+      [n](auto v) {
+        if constexpr (std::is_floating_point_v<decltype(v)>) return false;
+        else if constexpr (std::is_signed_v<decltype(v)>) return v >= 0 && static_cast<std::uint64_t>(v) < n;
+        else return static_cast<std::uint64_t>(v) < n;
+      },
+      "vertex ids must be integers in [0, " + std::to_string(n) + ")");
+}
+
+/// Weights: integers (integral floats are taken) that fit graphkit's 32-bit
+/// weights; non-negative where `nonnegative` (shortest paths).
+inline column<weight_t> weight_column(const raw_column& c, bool nonnegative) {
+  const double low = nonnegative ? 0.0 : -2147483648.0;
+  return to_column<weight_t>(
+      c,
+      [low](auto v) {
+        const double d = static_cast<double>(v);
+        if constexpr (std::is_floating_point_v<decltype(v)>)
+          if (std::floor(d) != d) return false;  // also NaN
+        return d >= low && d <= 2147483647.0;
+      },
+      nonnegative ? "shortest paths need integer weights in [0, 2^31)"
+                  : "weights must be integers in [-2^31, 2^31)");
+}
+
+/// CSR offsets: non-negative integers (monotony is checked by the caller).
+inline column<edge_t> offset_column(const raw_column& c) {
+  return to_column<edge_t>(
+      c,
+      [](auto v) {
+        if constexpr (std::is_floating_point_v<decltype(v)>) return false;
+        else if constexpr (std::is_signed_v<decltype(v)>) return v >= 0;
+        else return true;
+      },
+      "CSR offsets must be non-negative integers");
+}
+
+}  // namespace graphkit::python

@@ -48,6 +48,10 @@
 // Operations run on a tile of Tile threads (32: a warp, as in GLHT; 4, 8 and
 // 16 are there to be measured): the neighbourhood's 32 slots are read in
 // 32 / Tile steps.
+//
+// The host API follows primitives/hash/contract.cuh (per-call hash_counts,
+// insert returning the keys added, const finds, refs with only the
+// operations asked for).
 #pragma once
 
 #include <cooperative_groups.h>
@@ -55,13 +59,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_runtime_api.h>
 
 #include "primitives/common/device_buffer.hpp"
 #include "primitives/hash/hash_functions.cuh"
-#include "primitives/hash/linear_probing_map.cuh"  // empty_key, empty_value
+#include "primitives/hash/contract.cuh"
 
 namespace graphkit {
 
@@ -69,15 +74,11 @@ inline constexpr std::uint32_t kHopNeighbourhood = 32;
 /// Restarts an insert may make while neighbours it must move are locked.
 inline constexpr unsigned kMaxInsertAttempts = 4096;
 
-/// What a mixed batch asks; see hopscotch_map::apply_async.
-enum class hop_op_kind : std::uint32_t { insert = 0, erase = 1, find = 2 };
-struct hop_op {
-  hop_op_kind kind;
-  std::uint32_t key;
-  std::uint32_t value;  // insert only
-};
+/// What a mixed batch asks (contract.cuh's hash_op); see hopscotch_map::apply_async.
+using hop_op_kind = hash_op_kind;
+using hop_op = hash_op<std::uint32_t, std::uint32_t>;
 /// Per-operation outcomes of a batch (finds return the value, or the empty-value sentinel).
-enum hop_outcome : std::uint32_t { kHopFailed = 0, kHopInserted = 1, kHopUpdated = 2, kHopErased = 1, kHopAbsent = 0 };
+inline constexpr std::uint32_t kHopFailed = kHashFailed, kHopInserted = kHashInserted, kHopUpdated = kHashUpdated;
 
 namespace hop_detail {
 inline constexpr unsigned long long kLock = 1ull << 32;
@@ -85,12 +86,11 @@ inline constexpr unsigned long long kStashed = 1ull << 33;
 inline constexpr int kVersionShift = 34;
 inline constexpr unsigned long long kVersionOne = 1ull << kVersionShift;
 inline constexpr unsigned long long kBitmap = 0xffffffffull;
-enum stat : int { kDisplacements = 0, kFailures = 1, kStashInserts = 2, kStats = 3 };
 /// Stash slots for a table of `capacity` slots.
 inline std::size_t stash_slots(std::size_t capacity) { return std::max<std::size_t>(64, capacity / 64); }
 }  // namespace hop_detail
 
-template <int Tile = 32, class Hash = murmur3_hash>
+template <int Tile = 32, class Hash = murmur3_hash, hash_ops Ops = hash_ops::all>
 struct hopscotch_ref {
   static_assert(Tile == 4 || Tile == 8 || Tile == 16 || Tile == 32, "tiles of 4, 8, 16 or 32 threads");
   /// Slot i's two words side by side, entries[2i] and entries[2i + 1]: the
@@ -98,13 +98,16 @@ struct hopscotch_ref {
   /// (key << 32 | value). A find's first 16-byte load brings its home's bitmap
   /// and the slot most of its keys live in, one sector where separate arrays
   /// took two.
-  unsigned long long* entries;
-  std::uint32_t capacity;     ///< slots, at least kHopNeighbourhood
-  unsigned long long* stash;  ///< overflow slots, linear probing; key reserved_key() marks a tombstone
+  using word_pointer = std::conditional_t<writes_table(Ops), unsigned long long*, const unsigned long long*>;
+  word_pointer entries;
+  std::uint32_t capacity;  ///< slots, at least kHopNeighbourhood
+  word_pointer stash;      ///< overflow slots, linear probing; key reserved_key() marks a tombstone
   std::uint32_t stash_capacity;
   std::uint32_t empty_key;
   std::uint32_t empty_value;
-  unsigned long long* stats;  ///< hop_detail::stat counters
+  /// Where this launch counts its rare events (hash_detail::count_field:
+  /// failures, displacements, stashed keys), or nullptr not to count them.
+  unsigned long long* stats;
 
   [[nodiscard]] __device__ std::uint32_t reserved_key() const { return empty_key - 1; }
   [[nodiscard]] __device__ unsigned long long empty_word() const {
@@ -121,9 +124,11 @@ struct hopscotch_ref {
     const std::uint64_t i = std::uint64_t{h} + d;
     return static_cast<std::uint32_t>(i >= capacity ? i - capacity : i);
   }
-  [[nodiscard]] __device__ unsigned long long* info_at(std::uint32_t i) const { return entries + 2 * std::size_t{i}; }
-  [[nodiscard]] __device__ unsigned long long* slot_at(std::uint32_t i) const {
-    return entries + 2 * std::size_t{i} + 1;
+  [[nodiscard]] __device__ word_pointer info_at(std::uint32_t i) const { return entries + 2 * std::size_t{i}; }
+  [[nodiscard]] __device__ word_pointer slot_at(std::uint32_t i) const { return entries + 2 * std::size_t{i} + 1; }
+  /// Adds one to a rare-event count of this launch, if it counts.
+  __device__ void note(int field) const {
+    if (stats) atomicAdd(&stats[field], 1ull);
   }
   /// Home h's info and slot words in one 16-byte load (each word read whole).
   __device__ void load_home(std::uint32_t h, unsigned long long& info_word, unsigned long long& slot_word) const {
@@ -159,7 +164,9 @@ struct hopscotch_ref {
   }
 
   template <class Group>
-  __device__ std::uint32_t find(const Group& tile, std::uint32_t k) const {
+  __device__ std::uint32_t find(const Group& tile, std::uint32_t k) const
+    requires(has_op(Ops, hash_ops::find))
+  {
     const std::uint32_t h = home(k);
     for (;;) {
       unsigned long long before = 0, home_word = 0;
@@ -336,7 +343,7 @@ struct hopscotch_ref {
         change_bits(b, x, i);
         __threadfence();
         atomicExch(slot_at(from), reserved_word());
-        atomicAdd(&stats[hop_detail::kDisplacements], 1ull);
+        note(hash_detail::kDisplacements);
       }
       if (!own) unlock(tile, b);
       else tile.sync();
@@ -423,7 +430,9 @@ struct hopscotch_ref {
   /// Inserts or overwrites; kHopInserted, kHopUpdated or kHopFailed (no free
   /// slot could be brought into the neighbourhood, and the stash is full).
   template <class Group>
-  __device__ std::uint32_t insert(const Group& tile, std::uint32_t k, std::uint32_t v) const {
+  __device__ std::uint32_t insert(const Group& tile, std::uint32_t k, std::uint32_t v) const
+    requires(has_op(Ops, hash_ops::insert))
+  {
     const std::uint32_t h = home(k);
     const unsigned long long word = (static_cast<unsigned long long>(k) << 32) | v;
     if (const std::uint32_t fast = insert_unlocked(tile, h, k, word)) return fast;
@@ -480,7 +489,7 @@ struct hopscotch_ref {
         tile.sync();
         const bool stashed = stash_insert(tile, k, word);
         unlock(tile, h);
-        if (tile.thread_rank() == 0) atomicAdd(&stats[stashed ? hop_detail::kStashInserts : hop_detail::kFailures], 1ull);
+        if (tile.thread_rank() == 0) note(stashed ? hash_detail::kStashed : hash_detail::kFailed);
         return stashed ? kHopInserted : kHopFailed;
       }
       unlock(tile, h);
@@ -490,7 +499,9 @@ struct hopscotch_ref {
 
   /// Removes k; true if it was present.
   template <class Group>
-  __device__ bool erase(const Group& tile, std::uint32_t k) const {
+  __device__ bool erase(const Group& tile, std::uint32_t k) const
+    requires(has_op(Ops, hash_ops::erase))
+  {
     const std::uint32_t h = home(k);
     if (erase_unlocked(tile, h, k)) return true;
     lock(tile, h);
@@ -515,18 +526,13 @@ struct hopscotch_ref {
   }
 };
 
-/// Counts of the last bulk call.
-struct hop_report {
-  std::uint64_t failed = 0;         ///< inserts that found no slot
-  std::uint64_t sentinel = 0;       ///< keys or values equal to a sentinel, refused
-  std::uint64_t displacements = 0;  ///< keys moved to make room
-  std::uint64_t stashed = 0;        ///< inserts that went to the overflow stash
-};
-
 template <int Tile = 32, class Hash = murmur3_hash>
 class hopscotch_map {
  public:
-  using ref_type = hopscotch_ref<Tile, Hash>;
+  template <hash_ops Ops>
+  using ref_with = hopscotch_ref<Tile, Hash, Ops>;
+  using ref_type = ref_with<hash_ops::all>;
+  using const_ref_type = ref_with<hash_ops::find>;
 
   /// A table of `capacity` slots (at least 32), all empty. Keys must differ
   /// from the empty key and the one below it (the reserved mark); values
@@ -537,37 +543,62 @@ class hopscotch_map {
   /// Slots of the hopscotch array; the stash adds stash_capacity() more.
   [[nodiscard]] std::size_t capacity() const noexcept { return entries_.size() / 2; }
   [[nodiscard]] std::size_t stash_capacity() const noexcept { return stash_.size(); }
-  [[nodiscard]] ref_type ref() noexcept {
+  /// A ref with the operations asked for (all by default); it counts no rare events.
+  template <hash_ops Ops = hash_ops::all>
+  [[nodiscard]] ref_with<Ops> ref() noexcept {
     return {entries_.data(), static_cast<std::uint32_t>(capacity()), stash_.data(),
-            static_cast<std::uint32_t>(stash_.size()), empty_key_, empty_value_, counters_.data()};
+            static_cast<std::uint32_t>(stash_.size()), empty_key_, empty_value_, nullptr};
+  }
+  /// A const map hands out read-only refs.
+  template <hash_ops Ops = hash_ops::find>
+    requires(!writes_table(Ops))
+  [[nodiscard]] ref_with<Ops> ref() const noexcept {
+    return {entries_.data(), static_cast<std::uint32_t>(capacity()), stash_.data(),
+            static_cast<std::uint32_t>(stash_.size()), empty_key_, empty_value_, nullptr};
   }
 
-  void insert_async(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n,
+  /// Inserts or overwrites; `counts` receives this call's inserted / failed /
+  /// sentinel / displacement / stash counts.
+  void insert_async(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n, hash_counts& counts,
                     cudaStream_t stream = nullptr);
-  /// Throws graphkit::error if any insert failed or met a sentinel (counts in the message).
-  void insert(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n, cudaStream_t stream = nullptr);
+  /// Returns how many keys were added; throws resource_error if any insert
+  /// found no slot, graphkit::error if a key or value is a sentinel.
+  std::uint64_t insert(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n,
+                       cudaStream_t stream = nullptr);
   /// d_values_out[i] = the value of d_keys[i], or the empty-value sentinel.
   void find_async(const std::uint32_t* d_keys, std::size_t n, std::uint32_t* d_values_out,
-                  cudaStream_t stream = nullptr);
-  void erase_async(const std::uint32_t* d_keys, std::size_t n, cudaStream_t stream = nullptr);
+                  cudaStream_t stream = nullptr) const;
+  void contains_async(const std::uint32_t* d_keys, std::size_t n, std::uint8_t* d_found,
+                      cudaStream_t stream = nullptr) const;
+  /// `counts` receives how many keys were removed.
+  void erase_async(const std::uint32_t* d_keys, std::size_t n, hash_counts& counts, cudaStream_t stream = nullptr);
+  /// Returns how many keys were removed.
+  std::uint64_t erase(const std::uint32_t* d_keys, std::size_t n, cudaStream_t stream = nullptr);
   /// Applies a mixed batch concurrently (see the semantics above); d_results[i]
-  /// is the find's value (or the empty value), an insert's hop_outcome, or an
-  /// erase's 1 (removed) / 0 (absent).
-  void apply_async(const hop_op* d_ops, std::size_t n, std::uint32_t* d_results, cudaStream_t stream = nullptr);
+  /// is the find's value (or the empty value), an insert's hash_outcome, or an
+  /// erase's kHashErased / kHashAbsent.
+  void apply_async(const hop_op* d_ops, std::size_t n, std::uint32_t* d_results, hash_counts& counts,
+                   cudaStream_t stream = nullptr);
 
-  [[nodiscard]] hop_report last_report(cudaStream_t stream = nullptr) const;
   [[nodiscard]] std::uint64_t size(cudaStream_t stream = nullptr) const;
   /// Copies the entries out (d_keys_out and d_values_out hold size()); returns how many.
   std::uint64_t retrieve_all(std::uint32_t* d_keys_out, std::uint32_t* d_values_out, cudaStream_t stream = nullptr) const;
   void clear(cudaStream_t stream = nullptr);
 
  private:
-  void reset_counters(cudaStream_t stream);
+  /// The ref a bulk call's kernel uses: all operations, counting into `counts`.
+  ref_type counting_ref(hash_counts& counts) noexcept {
+    ref_type r = ref();
+    r.stats = counts.data();
+    return r;
+  }
 
   std::uint32_t empty_key_, empty_value_;
   device_buffer<unsigned long long> entries_;  ///< per slot: info word, slot word (hopscotch_ref::entries)
   device_buffer<unsigned long long> stash_;
-  device_buffer<unsigned long long> counters_;  ///< hop_detail::stat, then sentinel refusals, then a size count
+  /// The synchronous calls' own counts (they read them before returning).
+  hash_counts sync_counts_;
+  mutable device_buffer<unsigned long long> size_count_;
 };
 
 }  // namespace graphkit

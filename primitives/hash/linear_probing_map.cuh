@@ -68,7 +68,7 @@ struct linear_probing_ref {
   static constexpr std::size_t kWindow = 32 / sizeof(slot);
   static_assert(kWindow == 2 || kWindow == 4, "8- or 16-byte slots");
   /// The smallest valid capacity holding n slots (whole windows, at least one).
-  static constexpr std::size_t capacity_for(std::size_t n) {
+  __host__ __device__ static constexpr std::size_t capacity_for(std::size_t n) {
     return n <= kWindow ? kWindow : (n + kWindow - 1) / kWindow * kWindow;
   }
 

@@ -47,14 +47,14 @@ struct alignas(sizeof(Key) + sizeof(Value) <= 8 ? 8 : 16) hash_slot {
 
 /// Operations a ref carries, as flags (combine with |).
 enum class hash_ops : unsigned { insert = 1, find = 2, erase = 4, all = 7 };
-constexpr hash_ops operator|(hash_ops a, hash_ops b) {
+__host__ __device__ constexpr hash_ops operator|(hash_ops a, hash_ops b) {
   return static_cast<hash_ops>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
 }
-constexpr bool has_op(hash_ops set, hash_ops op) {
+__host__ __device__ constexpr bool has_op(hash_ops set, hash_ops op) {
   return (static_cast<unsigned>(set) & static_cast<unsigned>(op)) != 0;
 }
 /// Whether a ref with these operations writes the table.
-constexpr bool writes_table(hash_ops set) { return has_op(set, hash_ops::insert) || has_op(set, hash_ops::erase); }
+__host__ __device__ constexpr bool writes_table(hash_ops set) { return has_op(set, hash_ops::insert) || has_op(set, hash_ops::erase); }
 
 /// One operation of a mixed batch (apply_async).
 enum class hash_op_kind : std::uint32_t { insert = 0, erase = 1, find = 2 };

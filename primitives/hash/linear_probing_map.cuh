@@ -9,8 +9,9 @@
 // Where the costs go (bench/NOTES.md, "Linear-probing map", step 3):
 //   * A thread reads its probe sequence a 32-byte window (one sector: 4 slots
 //     of 8 bytes, 2 of 16) at a time, window-aligned, in two 16-byte loads,
-//     through the L1 (plain loads, not volatile): most finds read one sector,
-//     and long runs at high load take a quarter of the steps.
+//     (plain loads through the L1 for read-only refs, relaxed GPU-scope loads
+//     for refs that write): most finds read one sector, and long runs at high
+//     load take a quarter of the steps.
 //   * An 8-byte slot (32-bit key and value) is claimed with one 64-bit CAS
 //     from {empty, empty} to {key, value}: one atomic per new key, and a
 //     racing find sees the pair whole or not at all. 16-byte slots claim the
@@ -21,9 +22,9 @@
 //   * Counts go to one atomic per block (hash_detail::block_add), never one
 //     per key or per warp: 2^26 erases counted per warp were 2M atomics on one
 //     address, and erase ran at 35% of the CAS ceiling at every load.
-// Stale L1 reads are harmless: a slot's key never changes inside a kernel once
-// set, a CAS returns the slot as it is, and a racing operation may see an
-// older value anyway.
+// A slot's key never changes inside a kernel once set and a CAS returns the
+// slot as it is, so a racing operation that reads a slot before another
+// thread's claim only tries its CAS there and learns.
 //
 // Also: probing bounded by the capacity, so a full table reports the inserts
 // that failed instead of spinning; sentinels refused in user data;
@@ -87,10 +88,20 @@ struct linear_probing_ref {
   struct window {
     slot s[kWindow];
   };
-  /// The window starting at slot `first` (a multiple of kWindow): two 16-byte loads.
+  /// The window starting at slot `first` (a multiple of kWindow): two 16-byte
+  /// loads. A read-only ref (no writer in its kernel) reads through the L1; a
+  /// writing ref's loads are relaxed at GPU scope, so that they are ordered
+  /// with the other threads' atomics in the memory model, not by luck.
   [[nodiscard]] __device__ window load_window(std::size_t first) const {
     const auto* p = reinterpret_cast<const ulonglong2*>(slots + first);
-    const ulonglong2 a = p[0], b = p[1];
+    ulonglong2 a, b;
+    if constexpr (writes_table(Ops)) {
+      asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(a.x), "=l"(a.y) : "l"(p));
+      asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(b.x), "=l"(b.y) : "l"(p + 1));
+    } else {
+      a = p[0];
+      b = p[1];
+    }
     window w;
     std::memcpy(&w, &a, sizeof a);
     std::memcpy(reinterpret_cast<char*>(&w) + sizeof a, &b, sizeof b);

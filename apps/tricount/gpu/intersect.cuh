@@ -157,9 +157,11 @@ struct indexed_list_set {
 using heavy_list_set = indexed_list_set<1024>;
 
 /// u's out-list in a linear-probing table of twice its size (load at most 0.5,
-/// rounded up to the table's whole windows).
+/// rounded up to the table's whole windows), looked up through a read-only ref
+/// once the table is filled (plain loads: no writer runs beside the lookups).
 struct hash_set {
-  set_ref table;
+  linear_probing_ref<std::uint32_t, std::uint32_t, murmur3_hash, hash_ops::find> table;
+  explicit __device__ hash_set(const set_ref& filled) : table{filled.slots, filled.capacity, filled.empty_key, filled.empty_value} {}
   __device__ bool contains(vertex_t w) const { return table.find(w) != kEmptySlot; }
 };
 

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <concepts>
+#include <type_traits>
+#include <utility>
 #include <random>
 #include <unordered_map>
 #include <unordered_set>
@@ -287,6 +290,40 @@ TEST(Hopscotch, DisplacementsAtLoad95NeverHideAPresentKey) {
   displacement_stress<32>(seed);
   displacement_stress<8>(seed + 1);
   displacement_stress<4>(seed + 2);
+}
+
+// ---- the contract ------------------------------------------------------------
+
+using hop4 = hopscotch_map<4>;
+template <class Ref>
+concept hop_can_insert = requires(const Ref& r, const cooperative_groups::thread_block_tile<4>& t) { r.insert(t, 1u, 1u); };
+template <class Ref>
+concept hop_can_find = requires(const Ref& r, const cooperative_groups::thread_block_tile<4>& t) { r.find(t, 1u); };
+static_assert(std::is_same_v<decltype(std::declval<const hop4&>().ref()), hop4::const_ref_type>);
+static_assert(std::is_same_v<decltype(hop4::const_ref_type::entries), const unsigned long long*>);
+static_assert(hop_can_find<hop4::const_ref_type> && !hop_can_insert<hop4::const_ref_type>);
+static_assert(hop_can_insert<hop4::ref_type> && hop_can_find<hop4::ref_type>);
+
+TEST(Hopscotch, EmptyAndSingleBatchesAndConstLookups) {
+  GRAPHKIT_REQUIRE_GPU();
+  hop4 map(64);
+  hash_counts counts;
+  map.insert_async(nullptr, nullptr, 0, counts);
+  EXPECT_EQ(counts.result().inserted, 0u);
+  EXPECT_EQ(map.erase(nullptr, 0), 0u);
+  const std::vector<std::uint32_t> one{42}, value{7};
+  device_buffer<std::uint32_t> d_one{std::span<const std::uint32_t>(one)}, d_value{std::span<const std::uint32_t>(value)};
+  EXPECT_EQ(map.insert(d_one.data(), d_value.data(), 1), 1u);
+  EXPECT_EQ(map.insert(d_one.data(), d_value.data(), 1), 0u) << "an update adds no key";
+  const hop4& read_only = map;
+  EXPECT_EQ(find_all(read_only, one), value);
+  const std::vector<std::uint32_t> probes{42, 43};
+  device_buffer<std::uint32_t> d_probes{std::span<const std::uint32_t>(probes)};
+  device_buffer<std::uint8_t> found(2);
+  read_only.contains_async(d_probes.data(), 2, found.data());
+  EXPECT_EQ(found.to_host(), (std::vector<std::uint8_t>{1, 0}));
+  EXPECT_EQ(map.erase(d_one.data(), 1), 1u);
+  EXPECT_EQ(map.size(), 0u);
 }
 
 }  // namespace

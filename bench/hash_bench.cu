@@ -1,25 +1,42 @@
-// Linear-probing map throughput against the random-gather and random-CAS
-// ceilings measured in this run: insert, find (hits, misses), erase at load
-// factors 0.5..0.95 for 2^26 keys, with probe lengths; and the seed article's
-// experiment: 4M-key batches into a 2^27-slot table up to load 0.95.
+// Hash-map throughput against the random-gather and random-CAS ceilings and
+// cuCollections' static_map, all measured in this run: insert, find (hits,
+// misses), erase at loads 0.5..0.95 for 2^26 keys, for the linear-probing and
+// the hopscotch map; mixed insert / erase / find batches; and the seed
+// article's experiment (4M-key batches into a 2^27-slot table up to load 0.95).
+//
+//   hash_bench [--cuco PATH] [--reps N]
+//
+// --cuco runs PATH (a copy of ../shared/anchors/cuco_bench) before anything
+// else and prints its figures beside ours with the ratio; without it, the
+// figures PERFORMANCE.md records for the H100 stand in, labelled as such.
 // Keys are fmix32(i), a bijection, so keys are distinct by construction; the
-// empty-key sentinel is fmix32(2^32 - 1), the one value no i < 2^32 - 1 yields.
-#include <algorithm>
+// linear-probing map's empty key is fmix32(2^32 - 1), the one value no
+// i < 2^32 - 1 yields. Hopscotch takes keys 1..n (its sentinels are the top two
+// values; homes come from the hash, so they are as good as random keys).
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "bench/common/gather_ceiling.cuh"
+#include "bench/cuco_figures.hpp"
+#include "primitives/common/launch.hpp"
 #include "primitives/hash/hopscotch_map.cuh"
 #include "primitives/hash/linear_probing_map.cuh"
 
 namespace {
 
 using namespace graphkit;
-using map_type = linear_probing_map<std::uint32_t, std::uint32_t>;
+using lp_map = linear_probing_map<std::uint32_t, std::uint32_t>;
+constexpr double kLoads[] = {0.5, 0.7, 0.8, 0.9, 0.95};
 
-__global__ void make_keys(std::uint32_t* keys, std::uint32_t* values, std::size_t first, std::size_t n) {
+__global__ void hashed_keys(std::uint32_t* keys, std::uint32_t* values, std::size_t first, std::size_t n) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) keys[i] = murmur3_hash{}(static_cast<std::uint32_t>(first + i)), values[i] = static_cast<std::uint32_t>(first + i);
+}
+__global__ void sequential_keys(std::uint32_t* keys, std::uint32_t* values, std::uint32_t first, std::size_t n) {
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i < n) keys[i] = first + static_cast<std::uint32_t>(i), values[i] = static_cast<std::uint32_t>(i);
 }
 __global__ void random_cas(unsigned long long* table, std::size_t size, std::size_t n) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
@@ -32,157 +49,216 @@ __global__ void count_mismatches(const std::uint32_t* got, const std::uint32_t* 
   if (i < n && got[i] != (expected ? expected[i] : missing)) atomicAdd(bad, 1ull);
 }
 
-unsigned blocks(std::size_t n) { return static_cast<unsigned>((n + 255) / 256); }
+struct ceilings {
+  double gather = 0, cas = 0;  // G/s
+};
 
-__global__ void sequential_keys(std::uint32_t* keys, std::uint32_t* values, std::uint32_t first, std::size_t n) {
-  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (i < n) keys[i] = first + static_cast<std::uint32_t>(i), values[i] = static_cast<std::uint32_t>(i);
+/// "X (Yx)": cuco's figure and our ratio to it, or n/a.
+std::string beside_cuco(double ours, double cuco) {
+  if (cuco <= 0) return "n/a | n/a";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.2f | %.2fx", cuco, ours / cuco);
+  return text;
 }
 
-/// Hopscotch rows for one tile size: the same sweep as linear probing, with
-/// keys 1..n (homes come from the hash, so sequential keys are as good as
-/// random ones and can never meet the two sentinels at the top of the range).
-template <int Tile>
-void hopscotch_rows(bench::gpu_timer& t, std::size_t n, double gather_rate, double cas_rate, int reps) {
-  device_buffer<std::uint32_t> keys(n), values(n), misses(n), scratch(n), found(n);
-  device_buffer<unsigned long long> bad(1);
-  sequential_keys<<<blocks(n), 256>>>(keys.data(), values.data(), 1, n);
-  sequential_keys<<<blocks(n), 256>>>(misses.data(), scratch.data(), static_cast<std::uint32_t>(n + 1), n);
-  GRAPHKIT_CHECK_LAUNCH();
-  auto mismatches = [&](const std::uint32_t* expected) {
-    bad.fill_bytes(0);
-    count_mismatches<<<blocks(n), 256>>>(found.data(), expected, empty_value<std::uint32_t>{}.value, n, bad.data());
+/// Keys, values, misses and a result buffer for one key scheme, and the check of finds.
+struct workload {
+  std::size_t n;
+  device_buffer<std::uint32_t> keys, values, misses, found;
+  device_buffer<unsigned long long> bad{1};
+
+  workload(std::size_t count, bool sequential) : n(count), keys(count), values(count), misses(count), found(count) {
+    device_buffer<std::uint32_t> scratch(count);
+    if (sequential) {
+      sequential_keys<<<blocks_for(n), 256>>>(keys.data(), values.data(), 1, n);
+      sequential_keys<<<blocks_for(n), 256>>>(misses.data(), scratch.data(), static_cast<std::uint32_t>(n + 1), n);
+    } else {
+      hashed_keys<<<blocks_for(n), 256>>>(keys.data(), values.data(), 0, n);
+      hashed_keys<<<blocks_for(n), 256>>>(misses.data(), scratch.data(), n, n);
+    }
     GRAPHKIT_CHECK_LAUNCH();
-    return bad.to_host()[0];
-  };
-  for (const double load : {0.5, 0.7, 0.8, 0.9, 0.95}) {
-    hopscotch_map<Tile> map(static_cast<std::size_t>(n / load));
-    const double ins = t.median_ms(reps, [&] { map.insert_async(keys.data(), values.data(), n); }, [&] { map.clear(); }, 1);
-    const hop_report report = map.last_report();
-    const bool inserted_ok = report.failed == 0 && map.size() == n;
-    const double hit = t.median_ms(reps, [&] { map.find_async(keys.data(), n, found.data()); });
-    const bool hits_ok = mismatches(values.data()) == 0;
-    const double miss = t.median_ms(reps, [&] { map.find_async(misses.data(), n, found.data()); });
-    const bool misses_ok = mismatches(nullptr) == 0;
-    const double er = t.median_ms(reps, [&] { map.erase_async(keys.data(), n); },
-                                  [&] { map.insert_async(keys.data(), values.data(), n); }, 1);
-    const bool erased_ok = map.size() == 0;
-    std::printf("| hopscotch, tile %d | %.2f | %.2f (%.0f%%) | %.2f (%.0f%%) | %.2f | %.2f (%.0f%%) | %.2f per key, %llu stashed | %s |\n",
-                Tile, load, n / ins / 1e6, 100 * n / ins / 1e6 / cas_rate, n / hit / 1e6,
-                100 * n / hit / 1e6 / gather_rate, n / miss / 1e6, n / er / 1e6, 100 * n / er / 1e6 / cas_rate,
-                static_cast<double>(report.displacements) / n, static_cast<unsigned long long>(report.stashed),
-                inserted_ok && hits_ok && misses_ok && erased_ok ? "ok" : "WRONG");
+  }
+  /// Finds in `found` that are wrong: values for hits, the empty value for misses.
+  unsigned long long mismatches(bool hits) {
+    bad.fill_bytes(0);
+    count_mismatches<<<blocks_for(n), 256>>>(found.data(), hits ? values.data() : nullptr,
+                                             empty_value<std::uint32_t>{}.value, n, bad.data());
+    GRAPHKIT_CHECK_LAUNCH();
+    return read_one(bad.data());
+  }
+};
+
+void print_header(const char* extra) {
+  std::printf("| map | load | insert G/s (%% of CAS) | cuco | ratio | find hits G/s (%% of gather) | cuco | ratio | "
+              "find misses G/s | erase G/s (%% of CAS) | cuco | ratio | %s | check |\n",
+              extra);
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+}
+
+/// One row: insert (from empty), find hits, find misses, erase (all keys), checked.
+template <class Map, class Extra>
+void sweep_row(const char* name, Map& map, double load, workload& w, bench::gpu_timer& t, int reps, const ceilings& c,
+               const bench::cuco_figures& cuco, Extra&& extra) {
+  hash_counts counts;
+  const std::size_t n = w.n;
+  const double ins = t.median_ms(reps, [&] { map.insert_async(w.keys.data(), w.values.data(), n, counts); },
+                                 [&] { map.clear(); }, 1);
+  const hash_result inserted = counts.result();
+  const bool inserted_ok = inserted.failed == 0 && inserted.inserted == n && map.size() == n;
+  const std::string extra_text = extra(map, inserted);
+  const double hit = t.median_ms(reps, [&] { map.find_async(w.keys.data(), n, w.found.data()); });
+  const bool hits_ok = w.mismatches(true) == 0;
+  const double miss = t.median_ms(reps, [&] { map.find_async(w.misses.data(), n, w.found.data()); });
+  const bool misses_ok = w.mismatches(false) == 0;
+  const double er = t.median_ms(reps, [&] { map.erase_async(w.keys.data(), n, counts); },
+                                [&] { map.insert_async(w.keys.data(), w.values.data(), n, counts); }, 1);
+  const bool erased_ok = counts.result().erased == n && map.size() == 0;
+  const double ins_rate = n / ins / 1e6, hit_rate = n / hit / 1e6, miss_rate = n / miss / 1e6, er_rate = n / er / 1e6;
+  const bench::cuco_row* peer = cuco.at(load);
+  std::printf("| %s | %.2f | %.2f (%.0f%%) | %s | %.2f (%.0f%%) | %s | %.2f | %.2f (%.0f%%) | %s | %s | %s |\n", name, load,
+              ins_rate, 100 * ins_rate / c.cas, beside_cuco(ins_rate, peer ? peer->insert : 0).c_str(), hit_rate,
+              100 * hit_rate / c.gather, beside_cuco(hit_rate, peer ? peer->find : 0).c_str(), miss_rate, er_rate,
+              100 * er_rate / c.cas, beside_cuco(er_rate, peer ? peer->erase : 0).c_str(), extra_text.c_str(),
+              inserted_ok && hits_ok && misses_ok && erased_ok ? "ok" : "WRONG");
+  std::fflush(stdout);
+}
+
+void linear_probing_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings& c, const bench::cuco_figures& cuco) {
+  workload w(n, false);
+  const std::uint32_t sentinel = murmur3_hash{}(0xffffffffu);
+  for (const double load : kLoads) {
+    lp_map map(static_cast<std::size_t>(n / load), empty_key<std::uint32_t>{sentinel});
+    sweep_row("linear probing", map, load, w, t, reps, c, cuco, [](const lp_map& m, const hash_result&) {
+      const probe_statistics stats = m.probe_stats();
+      char text[64];
+      std::snprintf(text, sizeof text, "probe %.2f / %u", stats.mean, stats.max);
+      return std::string(text);
+    });
   }
 }
 
-/// GLHT's mixed workloads at load 0.9: a batch of insert / erase / find shares
-/// in one kernel; throughput in operations per second.
-void hopscotch_mixed(bench::gpu_timer& t, std::size_t n, int reps) {
-  const std::size_t capacity = static_cast<std::size_t>(n / 0.9);
+template <int Tile>
+void hopscotch_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings& c, const bench::cuco_figures& cuco) {
+  workload w(n, true);
+  const std::string name = "hopscotch, tile " + std::to_string(Tile);
+  for (const double load : kLoads) {
+    hopscotch_map<Tile> map(static_cast<std::size_t>(n / load));
+    sweep_row(name.c_str(), map, load, w, t, reps, c, cuco, [n](const hopscotch_map<Tile>&, const hash_result& r) {
+      char text[96];
+      std::snprintf(text, sizeof text, "%.2f moves per key, %llu stashed", static_cast<double>(r.displacements) / n,
+                    static_cast<unsigned long long>(r.stashed));
+      return std::string(text);
+    });
+  }
+}
+
+/// GLHT's mixed workloads: a batch of insert / erase / find shares in one
+/// kernel on a table filled to `load` first; every insert is of a new key and
+/// every erase of a present one, so the counts are known.
+template <class Map>
+void mixed_rows(const char* name, std::size_t n, double load, bench::gpu_timer& t, int reps) {
+  const std::size_t capacity = static_cast<std::size_t>(n / load);
   for (const auto& [ins, era] : {std::pair{20, 20}, std::pair{40, 40}}) {
     std::vector<hop_op> ops(n);
     std::uint32_t next_new = static_cast<std::uint32_t>(n + 1), next_old = 1;
+    std::size_t inserts = 0, erases = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t r = (i * 2654435761u) % 100;
-      if (r < static_cast<std::size_t>(ins)) ops[i] = {hop_op_kind::insert, next_new++, 7};
-      else if (r < static_cast<std::size_t>(ins + era)) ops[i] = {hop_op_kind::erase, next_old++, 0};
-      else ops[i] = {hop_op_kind::find, static_cast<std::uint32_t>(1 + (i * 40503u) % n), 0};
+      if (r < static_cast<std::size_t>(ins)) ops[i] = {hash_op_kind::insert, next_new++, 7}, ++inserts;
+      else if (r < static_cast<std::size_t>(ins + era)) ops[i] = {hash_op_kind::erase, next_old++, 0}, ++erases;
+      else ops[i] = {hash_op_kind::find, static_cast<std::uint32_t>(1 + (i * 40503u) % n), 0};
     }
     device_buffer<hop_op> d_ops{std::span<const hop_op>(ops)};
     device_buffer<std::uint32_t> results(n), keys(n), values(n);
-    sequential_keys<<<blocks(n), 256>>>(keys.data(), values.data(), 1, n);
+    sequential_keys<<<blocks_for(n), 256>>>(keys.data(), values.data(), 1, n);
     GRAPHKIT_CHECK_LAUNCH();
-    hopscotch_map<32> map(capacity);
-    const double ms = t.median_ms(reps, [&] { map.apply_async(d_ops.data(), n, results.data()); },
-                                  [&] { map.clear(); map.insert_async(keys.data(), values.data(), n); }, 1);
-    const bool ok = map.last_report().failed == 0;
-    std::printf("| hopscotch, tile 32 | mixed %d/%d/%d at 0.90 | %.2f G ops/s | | | | | %s |\n", ins, era,
-                100 - ins - era, n / ms / 1e6, ok ? "ok" : "WRONG");
+    Map map(capacity);
+    hash_counts counts;
+    const double ms = t.median_ms(reps, [&] { map.apply_async(d_ops.data(), n, results.data(), counts); },
+                                  [&] { map.clear(); (void)map.insert(keys.data(), values.data(), n); }, 1);
+    const hash_result r = counts.result();
+    const bool ok = r.failed == 0 && r.inserted == inserts && r.erased == erases;
+    std::printf("| %s | mixed %d/%d/%d from load %.2f | %.2f G ops/s | %s |\n", name, ins, era, 100 - ins - era, load,
+                n / ms / 1e6, ok ? "ok" : "WRONG");
+    std::fflush(stdout);
   }
 }
 
+/// The seed article's experiment: 4M-key batches into 2^27 slots up to load 0.95.
+void seed_batches(bench::gpu_timer& t) {
+  std::printf("\n| 2^27 slots, 4M-key batch | load after | insert G/s | check |\n|---|---|---|---|\n");
+  const std::size_t slots = std::size_t{1} << 27, batch = std::size_t{1} << 22;
+  lp_map map(slots, empty_key<std::uint32_t>{murmur3_hash{}(0xffffffffu)});
+  device_buffer<std::uint32_t> batch_keys(batch), batch_values(batch);
+  hash_counts counts;
+  for (std::size_t b = 0; (b + 1) * batch <= slots * 95 / 100; ++b) {
+    hashed_keys<<<blocks_for(batch), 256>>>(batch_keys.data(), batch_values.data(), b * batch, batch);
+    GRAPHKIT_CHECK_LAUNCH();
+    // Timed once: a repeat would find its keys already placed. The kernel is warm from the sweep.
+    const double ms = t.once_ms([&] { map.insert_async(batch_keys.data(), batch_values.data(), batch, counts); });
+    const double load = static_cast<double>((b + 1) * batch) / slots;
+    const hash_result r = counts.result();
+    if (b % 4 == 3 || (b + 2) * batch > slots * 95 / 100)
+      std::printf("| %zu | %.3f | %.2f | %s |\n", b + 1, load, batch / ms / 1e6,
+                  r.failed == 0 && r.inserted == batch ? "ok" : "WRONG");
+  }
+}
+
+ceilings measure_ceilings(bench::gpu_timer& t, int reps) {
+  // Random 8-byte gathers and CASes over 1 GiB.
+  const std::size_t words = std::size_t{1} << 27, ops = std::size_t{1} << 27;
+  device_buffer<unsigned long long> big(words), sink(1);
+  big.fill_bytes(0);
+  const double gather_ms = t.median_ms(reps, [&] {
+    bench::random_gather<<<blocks_for(ops), 256>>>(big.data(), words, ops, sink.data());
+    GRAPHKIT_CHECK_LAUNCH();
+  });
+  const double cas_ms = t.median_ms(reps, [&] {
+    random_cas<<<blocks_for(ops), 256>>>(big.data(), words, ops);
+    GRAPHKIT_CHECK_LAUNCH();
+  });
+  return {ops / gather_ms / 1e6, ops / cas_ms / 1e6};
+}
+
+int usage(const char* why) {
+  std::fprintf(stderr, "hash_bench: %s\nusage: hash_bench [--cuco PATH] [--reps N]\n", why);
+  return 2;
+}
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  std::string cuco_path;
+  int reps = 5;
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg == "--cuco" && a + 1 < argc) cuco_path = argv[++a];
+    else if (arg == "--reps" && a + 1 < argc) reps = std::atoi(argv[++a]);
+    else return usage(("unknown or incomplete argument '" + arg + "'").c_str());
+  }
+  if (reps < 1) return usage("--reps takes a count of at least 1");
   try {
-    constexpr int kReps = 5;
+    // cuco first, while this process holds no GPU memory yet.
+    const bench::cuco_figures cuco = cuco_path.empty() ? bench::cuco_recorded() : bench::cuco_measured(cuco_path);
     bench::gpu_timer t;
-    const std::uint32_t sentinel = murmur3_hash{}(0xffffffffu);
-
-    // Ceilings: random 8-byte gathers and CASes over 1 GiB.
-    const std::size_t words = std::size_t{1} << 27, ops = std::size_t{1} << 27;
-    device_buffer<unsigned long long> big(words), sink(1);
-    big.fill_bytes(0);
-    const double gather_ms = t.median_ms(kReps, [&] {
-      bench::random_gather<<<blocks(ops), 256>>>(big.data(), words, ops, sink.data());
-      GRAPHKIT_CHECK_LAUNCH();
-    });
-    const double cas_ms = t.median_ms(kReps, [&] {
-      random_cas<<<blocks(ops), 256>>>(big.data(), words, ops);
-      GRAPHKIT_CHECK_LAUNCH();
-    });
-    big = device_buffer<unsigned long long>();
-    const double gather_rate = ops / gather_ms / 1e6, cas_rate = ops / cas_ms / 1e6;  // G/s
-    std::printf("linear probing map on the GPU; ceilings: random 8-byte gather %.1f G/s, random 8-byte CAS %.1f G/s (1 GiB)\n\n",
-                gather_rate, cas_rate);
-
+    const ceilings c = measure_ceilings(t, reps);
+    std::printf("hash maps on the GPU, 2^26 keys; ceilings: random 8-byte gather %.1f G/s, random 8-byte CAS %.1f G/s "
+                "(1 GiB); cuco static_map (linear probing, tile 4; its erase removes half the keys): %s\n\n",
+                c.gather, c.cas, cuco.source.c_str());
     const std::size_t n = std::size_t{1} << 26;
-    device_buffer<std::uint32_t> keys(n), values(n), misses(n), scratch_values(n), found(n);
-    device_buffer<unsigned long long> bad(1);
-    make_keys<<<blocks(n), 256>>>(keys.data(), values.data(), 0, n);
-    make_keys<<<blocks(n), 256>>>(misses.data(), scratch_values.data(), n, n);
-    GRAPHKIT_CHECK_LAUNCH();
-    auto mismatches = [&](const std::uint32_t* expected) {
-      bad.fill_bytes(0);
-      count_mismatches<<<blocks(n), 256>>>(found.data(), expected, empty_value<std::uint32_t>{}.value, n, bad.data());
-      GRAPHKIT_CHECK_LAUNCH();
-      return bad.to_host()[0];
-    };
+    print_header("probe mean / max, or moves and stash");
+    linear_probing_rows(n, t, reps, c, cuco);
+    hopscotch_rows<4>(n, t, reps, c, cuco);
+    hopscotch_rows<8>(n, t, reps, c, cuco);
 
-    std::printf("| 2^26 keys, load | insert G/s (%% of CAS) | find hits G/s (%% of gather) | find misses G/s | erase G/s (%% of CAS) | mean / max probe | check |\n");
-    std::printf("|---|---|---|---|---|---|---|\n");
-    for (const double load : {0.5, 0.7, 0.8, 0.9, 0.95}) {
-      map_type map(static_cast<std::size_t>(n / load), empty_key<std::uint32_t>{sentinel});
-      const double ins = t.median_ms(kReps, [&] { map.insert_async(keys.data(), values.data(), n); }, [&] { map.clear(); }, 1);
-      const bool inserted_ok = map.last_report().failed == 0 && map.size() == n;
-      const double hit = t.median_ms(kReps, [&] { map.find_async(keys.data(), n, found.data()); });
-      const bool hits_ok = mismatches(values.data()) == 0;
-      const double miss = t.median_ms(kReps, [&] { map.find_async(misses.data(), n, found.data()); });
-      const bool misses_ok = mismatches(nullptr) == 0;
-      const probe_statistics stats = map.probe_stats();
-      const double er = t.median_ms(kReps, [&] { map.erase_async(keys.data(), n); },
-                                    [&] { map.insert_async(keys.data(), values.data(), n); }, 1);
-      const bool erased_ok = map.last_report().erased == n && map.size() == 0;
-      std::printf("| %.2f | %.2f (%.0f%%) | %.2f (%.0f%%) | %.2f | %.2f (%.0f%%) | %.2f / %u | %s |\n", load, n / ins / 1e6,
-                  100 * n / ins / 1e6 / cas_rate, n / hit / 1e6, 100 * n / hit / 1e6 / gather_rate, n / miss / 1e6,
-                  n / er / 1e6, 100 * n / er / 1e6 / cas_rate, stats.mean, stats.max,
-                  inserted_ok && hits_ok && misses_ok && erased_ok ? "ok" : "WRONG");
-    }
+    std::printf("\nMixed batches of 2^24 operations (session 5, hopscotch tile 32: 1.65 and 1.14 G ops/s)\n\n"
+                "| map | batch | throughput | check |\n|---|---|---|---|\n");
+    mixed_rows<hopscotch_map<4>>("hopscotch, tile 4", n / 4, 0.9, t, reps);
+    mixed_rows<hopscotch_map<32>>("hopscotch, tile 32", n / 4, 0.9, t, reps);
+    // Linear probing keeps erased keys in their slots: from 0.9 a 40% insert share would fill the table.
+    mixed_rows<lp_map>("linear probing", n / 4, 0.5, t, reps);
 
-    std::printf("\n| table | load | insert G/s (%% of CAS) | find hits G/s (%% of gather) | find misses G/s | erase G/s (%% of CAS) | "
-                "displacements, stashed | check |\n|---|---|---|---|---|---|---|---|\n");
-    hopscotch_rows<32>(t, n, gather_rate, cas_rate, kReps);
-    hopscotch_rows<8>(t, n, gather_rate, cas_rate, kReps);
-    hopscotch_rows<4>(t, n, gather_rate, cas_rate, kReps);
-    hopscotch_mixed(t, n / 4, kReps);
-
-    // The seed article's experiment: 4M-key batches into 2^27 slots up to load 0.95.
-    std::printf("\n| 2^27 slots, 4M-key batch | load after | insert G/s | check |\n|---|---|---|---|\n");
-    const std::size_t slots = std::size_t{1} << 27, batch = std::size_t{1} << 22;
-    map_type map(slots, empty_key<std::uint32_t>{sentinel});
-    device_buffer<std::uint32_t> batch_keys(batch), batch_values(batch);
-    for (std::size_t b = 0; (b + 1) * batch <= slots * 95 / 100; ++b) {
-      make_keys<<<blocks(batch), 256>>>(batch_keys.data(), batch_values.data(), b * batch, batch);
-      GRAPHKIT_CHECK_LAUNCH();
-      // Timed once: a repeat would find its keys already placed. The kernel is
-      // warm from the sweep above.
-      const double ms = t.once_ms([&] { map.insert_async(batch_keys.data(), batch_values.data(), batch); });
-      const double load = static_cast<double>((b + 1) * batch) / slots;
-      const bool ok = map.last_report().failed == 0;
-      if (b % 4 == 3 || (b + 2) * batch > slots * 95 / 100)
-        std::printf("| %zu | %.3f | %.2f | %s |\n", b + 1, load, batch / ms / 1e6, ok ? "ok" : "WRONG");
-    }
+    seed_batches(t);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "hash_bench: %s\n", e.what());

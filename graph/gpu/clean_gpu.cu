@@ -15,7 +15,8 @@ namespace graphkit {
 namespace {
 
 using edge_map = linear_probing_map<std::uint64_t, std::uint32_t>;
-using edge_ref = edge_map::ref_type;
+/// Claims slots; the per-edge aggregates live in arrays indexed by slot.
+using edge_ref = edge_map::ref_with<hash_ops::insert>;
 // No edge packs to this: vertex ids stop at 2^32 - 2.
 constexpr std::uint64_t kNoEdge = std::numeric_limits<std::uint64_t>::max();
 constexpr long long kMaxWeight = std::numeric_limits<weight_t>::max();
@@ -120,7 +121,7 @@ clean_stats clean_device(device_edges& g, const clean_options& options) {
   g.dst = {};
 
   edge_map table(2 * m, empty_key<std::uint64_t>{kNoEdge});
-  const edge_ref ref = table.ref();
+  const edge_ref ref = table.ref<hash_ops::insert>();
   device_buffer<int> min_weight(weighted ? table.capacity() : 0);
   device_buffer<long long> sum_weight(weighted ? table.capacity() : 0);
   device_buffer<unsigned long long> first_index(weighted ? table.capacity() : 0);
@@ -136,7 +137,8 @@ clean_stats clean_device(device_edges& g, const clean_options& options) {
                                              counters.data() + 1);
   GRAPHKIT_CHECK_LAUNCH();
   if (const auto failed = read_one(counters.data() + 1); failed != 0)
-    throw resource_error("clean_on_gpu: " + std::to_string(failed) + " edges found the table full");
+    throw resource_error("clean_on_gpu: " + std::to_string(failed) + " edges found the table full (" +
+                         std::to_string(table.capacity()) + " slots for " + std::to_string(m) + " edges)");
   stats.self_loops_removed = read_one(counters.data());
 
   device_buffer<std::uint64_t> distinct(m);

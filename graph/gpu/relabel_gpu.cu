@@ -1,6 +1,7 @@
 // relabel_on_gpu: vertex-id compaction through the linear-probing table.
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "graph/gpu/detail/memory.hpp"
 #include "graph/gpu/detail/sort.hpp"
@@ -14,7 +15,10 @@ namespace graphkit {
 namespace {
 
 using id_map = linear_probing_map<std::uint64_t, std::uint32_t>;
-using id_ref = id_map::ref_type;
+/// Claims slots and writes their values (ranks) in place.
+using id_ref = id_map::ref_with<hash_ops::insert>;
+/// Looks ids up only.
+using id_find_ref = id_map::const_ref_type;
 // The table's empty key. An id may equal it (ids are any 64-bit value), so
 // that one id bypasses the table: it is counted apart and ranked apart.
 constexpr std::uint64_t kEmptyId = std::numeric_limits<std::uint64_t>::max();
@@ -47,12 +51,12 @@ __global__ void gather_ids_kernel(id_ref table, std::uint64_t* distinct, unsigne
   table.slots[s].value = static_cast<std::uint32_t>(index);
 }
 
-__device__ std::uint32_t index_of(const id_ref& table, std::uint64_t id, std::uint32_t empty_id_index) {
+__device__ std::uint32_t index_of(const id_find_ref& table, std::uint64_t id, std::uint32_t empty_id_index) {
   return id == kEmptyId ? empty_id_index : table.find(id);
 }
 
 /// first[index of id] = the smallest position at which id appears.
-__global__ void first_positions_kernel(id_ref table, const std::uint64_t* ids, std::size_t n, std::size_t edges,
+__global__ void first_positions_kernel(id_find_ref table, const std::uint64_t* ids, std::size_t n, std::size_t edges,
                                        std::uint32_t empty_id_index, unsigned long long* first) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) atomicMin(&first[index_of(table, ids[i], empty_id_index)], position_of(i, edges));
@@ -65,7 +69,7 @@ __global__ void write_ranks_kernel(id_ref table, const std::uint64_t* ordered, s
 }
 
 /// Endpoint i (of [src..., dst...]) gets its dense id.
-__global__ void translate_kernel(id_ref table, const std::uint64_t* ids, std::size_t n, std::uint32_t empty_id_rank,
+__global__ void translate_kernel(id_find_ref table, const std::uint64_t* ids, std::size_t n, std::uint32_t empty_id_rank,
                                  std::uint32_t* src, std::uint32_t* dst) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= n) return;
@@ -93,14 +97,16 @@ device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_ord
   // scratch ~16, dense ids 8.
   detail::require_device_memory("relabel_on_gpu", edges, 120 * edges);
   id_map table(2 * n, empty_key<std::uint64_t>{kEmptyId}, empty_value<std::uint32_t>{kNoRank});
-  const id_ref ref = table.ref();
+  const id_ref ref = table.ref<hash_ops::insert>();
+  const id_find_ref find_ref = std::as_const(table).ref();
   device_buffer<unsigned long long> counters(2);  // [0] failures, then distinct count; [1] saw the empty id
   counters.fill_bytes(0);
   auto* saw_empty_id = reinterpret_cast<unsigned*>(counters.data() + 1);
   insert_ids_kernel<<<blocks_for(n), 256>>>(ref, ids.data(), n, counters.data(), saw_empty_id);
   GRAPHKIT_CHECK_LAUNCH();
   if (const auto failed = read_one(counters.data()); failed != 0)
-    throw resource_error("relabel_on_gpu: " + std::to_string(failed) + " ids found the table full");
+    throw resource_error("relabel_on_gpu: " + std::to_string(failed) + " ids found the table full (" +
+                         std::to_string(table.capacity()) + " slots for " + std::to_string(n) + " endpoints)");
   const bool has_empty_id = read_one(saw_empty_id) != 0;
 
   // Distinct ids, the table's values pointing at them.
@@ -123,7 +129,7 @@ device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_ord
     // Order by first appearance: sort (first position -> id).
     device_buffer<unsigned long long> first(count);
     first.fill_bytes(0xff);
-    first_positions_kernel<<<blocks_for(n), 256>>>(ref, ids.data(), n, edges, empty_id_index, first.data());
+    first_positions_kernel<<<blocks_for(n), 256>>>(find_ref, ids.data(), n, edges, empty_id_index, first.data());
     GRAPHKIT_CHECK_LAUNCH();
     device_buffer<std::uint64_t> keys(count);
     GRAPHKIT_CUDA_TRY(cudaMemcpy(keys.data(), first.data(), count * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice));
@@ -146,7 +152,7 @@ device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_ord
   out.num_vertices = static_cast<vertex_t>(count);
   out.src = device_buffer<vertex_t>(edges);
   out.dst = device_buffer<vertex_t>(edges);
-  translate_kernel<<<blocks_for(n), 256>>>(ref, ids.data(), n, empty_id_rank, out.src.data(), out.dst.data());
+  translate_kernel<<<blocks_for(n), 256>>>(find_ref, ids.data(), n, empty_id_rank, out.src.data(), out.dst.data());
   GRAPHKIT_CHECK_LAUNCH();
   original_ids.resize(count);  // only the distinct ids come back, not the whole buffer
   copy_to_host(original_ids.data(), distinct.data(), count * sizeof(original_id_t));

@@ -34,7 +34,8 @@
 //     inserts reuse, so a stash probe stops at the first empty slot. An insert
 //     fails only when the stash too is full.
 //   * find takes no lock. It reads the bitmap and the home slot in one
-//     16-byte load (the two arrays are interleaved), then the other slots the
+//     16-byte load (the two arrays are interleaved), and beside it the next
+//     three slots (one 16-byte load per lane), then the other slots the
 //     bitmap names; a key in a slot that the bitmap names is a hit. A miss is confirmed by reading the
 //     version again: if a displacement touched the bucket in between, the
 //     find looks again. Finds therefore never miss a key that is present for
@@ -48,6 +49,10 @@
 // Operations run on a tile of Tile threads (32: a warp, as in GLHT; 4, 8 and
 // 16 are there to be measured): the neighbourhood's 32 slots are read in
 // 32 / Tile steps.
+//
+// The host API follows primitives/hash/contract.cuh (per-call hash_counts,
+// insert returning the keys added, const finds, refs with only the
+// operations asked for).
 #pragma once
 
 #include <cooperative_groups.h>
@@ -55,13 +60,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_runtime_api.h>
 
 #include "primitives/common/device_buffer.hpp"
 #include "primitives/hash/hash_functions.cuh"
-#include "primitives/hash/linear_probing_map.cuh"  // empty_key, empty_value
+#include "primitives/hash/contract.cuh"
 
 namespace graphkit {
 
@@ -69,15 +75,11 @@ inline constexpr std::uint32_t kHopNeighbourhood = 32;
 /// Restarts an insert may make while neighbours it must move are locked.
 inline constexpr unsigned kMaxInsertAttempts = 4096;
 
-/// What a mixed batch asks; see hopscotch_map::apply_async.
-enum class hop_op_kind : std::uint32_t { insert = 0, erase = 1, find = 2 };
-struct hop_op {
-  hop_op_kind kind;
-  std::uint32_t key;
-  std::uint32_t value;  // insert only
-};
+/// What a mixed batch asks (contract.cuh's hash_op); see hopscotch_map::apply_async.
+using hop_op_kind = hash_op_kind;
+using hop_op = hash_op<std::uint32_t, std::uint32_t>;
 /// Per-operation outcomes of a batch (finds return the value, or the empty-value sentinel).
-enum hop_outcome : std::uint32_t { kHopFailed = 0, kHopInserted = 1, kHopUpdated = 2, kHopErased = 1, kHopAbsent = 0 };
+inline constexpr std::uint32_t kHopFailed = kHashFailed, kHopInserted = kHashInserted, kHopUpdated = kHashUpdated;
 
 namespace hop_detail {
 inline constexpr unsigned long long kLock = 1ull << 32;
@@ -85,12 +87,11 @@ inline constexpr unsigned long long kStashed = 1ull << 33;
 inline constexpr int kVersionShift = 34;
 inline constexpr unsigned long long kVersionOne = 1ull << kVersionShift;
 inline constexpr unsigned long long kBitmap = 0xffffffffull;
-enum stat : int { kDisplacements = 0, kFailures = 1, kStashInserts = 2, kStats = 3 };
 /// Stash slots for a table of `capacity` slots.
 inline std::size_t stash_slots(std::size_t capacity) { return std::max<std::size_t>(64, capacity / 64); }
 }  // namespace hop_detail
 
-template <int Tile = 32, class Hash = murmur3_hash>
+template <int Tile = 32, class Hash = murmur3_hash, hash_ops Ops = hash_ops::all>
 struct hopscotch_ref {
   static_assert(Tile == 4 || Tile == 8 || Tile == 16 || Tile == 32, "tiles of 4, 8, 16 or 32 threads");
   /// Slot i's two words side by side, entries[2i] and entries[2i + 1]: the
@@ -98,13 +99,16 @@ struct hopscotch_ref {
   /// (key << 32 | value). A find's first 16-byte load brings its home's bitmap
   /// and the slot most of its keys live in, one sector where separate arrays
   /// took two.
-  unsigned long long* entries;
-  std::uint32_t capacity;     ///< slots, at least kHopNeighbourhood
-  unsigned long long* stash;  ///< overflow slots, linear probing; key reserved_key() marks a tombstone
+  using word_pointer = std::conditional_t<writes_table(Ops), unsigned long long*, const unsigned long long*>;
+  word_pointer entries;
+  std::uint32_t capacity;  ///< slots, at least kHopNeighbourhood
+  word_pointer stash;      ///< overflow slots, linear probing; key reserved_key() marks a tombstone
   std::uint32_t stash_capacity;
   std::uint32_t empty_key;
   std::uint32_t empty_value;
-  unsigned long long* stats;  ///< hop_detail::stat counters
+  /// Where this launch counts its rare events (hash_detail::count_field:
+  /// failures, displacements, stashed keys), or nullptr not to count them.
+  unsigned long long* stats;
 
   [[nodiscard]] __device__ std::uint32_t reserved_key() const { return empty_key - 1; }
   [[nodiscard]] __device__ unsigned long long empty_word() const {
@@ -121,9 +125,11 @@ struct hopscotch_ref {
     const std::uint64_t i = std::uint64_t{h} + d;
     return static_cast<std::uint32_t>(i >= capacity ? i - capacity : i);
   }
-  [[nodiscard]] __device__ unsigned long long* info_at(std::uint32_t i) const { return entries + 2 * std::size_t{i}; }
-  [[nodiscard]] __device__ unsigned long long* slot_at(std::uint32_t i) const {
-    return entries + 2 * std::size_t{i} + 1;
+  [[nodiscard]] __device__ word_pointer info_at(std::uint32_t i) const { return entries + 2 * std::size_t{i}; }
+  [[nodiscard]] __device__ word_pointer slot_at(std::uint32_t i) const { return entries + 2 * std::size_t{i} + 1; }
+  /// Adds one to a rare-event count of this launch, if it counts.
+  __device__ void note(int field) const {
+    if (stats) atomicAdd(&stats[field], 1ull);
   }
   /// Home h's info and slot words in one 16-byte load (each word read whole).
   __device__ void load_home(std::uint32_t h, unsigned long long& info_word, unsigned long long& slot_word) const {
@@ -158,21 +164,45 @@ struct hopscotch_ref {
     return -1;
   }
 
+  /// Entries (info word and slot) a find reads in its first step, one per lane.
+  static constexpr std::uint32_t kFindAhead = 4;
+
+  /// A find's lookup: the first kFindAhead entries from home (h's info word
+  /// and slot, then slots h + 1, h + 2, ...) in one 16-byte load per lane, so
+  /// a key within 3 slots of its home costs one round trip; then the other
+  /// listed slots. A slot read beside the bitmap rather than after it is
+  /// trusted for a hit only: listed slots that did not match (bar the home
+  /// slot, read in the bitmap's own load) are read again after the bitmap, so
+  /// a key present throughout is never missed. Not for erase or insert, whose
+  /// CAS on the info word needs the slot read after the bitmap.
   template <class Group>
-  __device__ std::uint32_t find(const Group& tile, std::uint32_t k) const {
+  __device__ int locate_ahead(const Group& tile, std::uint32_t h, std::uint32_t k, unsigned long long& seen,
+                              std::uint32_t& value) const {
+    const std::uint32_t r = tile.thread_rank();
+    unsigned long long info = 0, word = 0;
+    if (r < kFindAhead) load_home(at(h, r), info, word);
+    seen = tile.shfl(info, 0);
+    std::uint32_t bits = static_cast<std::uint32_t>(seen);
+    const bool hit = r < kFindAhead && ((bits >> r) & 1u) && static_cast<std::uint32_t>(word >> 32) == k;
+    const unsigned hits = tile.ballot(hit);
+    if (hits != 0) {
+      const int src = __ffs(hits) - 1;
+      value = tile.shfl(static_cast<std::uint32_t>(word), src);
+      return src;
+    }
+    bits &= ~1u;
+    return locate(tile, h, bits, k, value);
+  }
+
+  template <class Group>
+  __device__ std::uint32_t find(const Group& tile, std::uint32_t k) const
+    requires(has_op(Ops, hash_ops::find))
+  {
     const std::uint32_t h = home(k);
     for (;;) {
-      unsigned long long before = 0, home_word = 0;
-      if (tile.thread_rank() == 0) load_home(h, before, home_word);
-      before = tile.shfl(before, 0);
-      std::uint32_t bits = static_cast<std::uint32_t>(before);
-      if (bits & 1u) {  // the home slot came with the bitmap
-        home_word = tile.shfl(home_word, 0);
-        if (static_cast<std::uint32_t>(home_word >> 32) == k) return static_cast<std::uint32_t>(home_word);
-        bits &= ~1u;
-      }
+      unsigned long long before = 0;
       std::uint32_t value = empty_value;
-      if (locate(tile, h, bits, k, value) >= 0) return value;
+      if (locate_ahead(tile, h, k, before, value) >= 0) return value;
       if ((before & hop_detail::kStashed) && stash_locate(tile, k, value) < stash_capacity) return value;
       __threadfence();
       unsigned long long after = 0;
@@ -285,18 +315,30 @@ struct hopscotch_ref {
     }
   }
 
+  /// Slots each lane reads per step of claim_empty's scan, all loads in flight
+  /// together: at load 0.9 the nearest empty slot is often tens of slots
+  /// away, and a step of Tile slots was one round trip each.
+  static constexpr std::uint32_t kScanLoads = 4;
+
   /// Claims the nearest empty slot at or after h; returns its distance, or capacity.
   template <class Group>
   __device__ std::uint32_t claim_empty(const Group& tile, std::uint32_t h) const {
-    for (std::uint32_t base = 0; base < capacity; base += Tile) {
-      const std::uint32_t d = base + tile.thread_rank();
-      bool empty = false;
-      if (d < capacity) empty = static_cast<std::uint32_t>(load(slot_at(at(h, d))) >> 32) == empty_key;
-      for (unsigned candidates = tile.ballot(empty); candidates != 0; candidates &= candidates - 1) {
-        const std::uint32_t pick = base + __ffs(candidates) - 1;
-        bool won = false;
-        if (tile.thread_rank() == 0) won = atomicCAS(slot_at(at(h, pick)), empty_word(), reserved_word()) == empty_word();
-        if (tile.shfl(won, 0)) return pick;
+    for (std::uint32_t base = 0; base < capacity; base += Tile * kScanLoads) {
+      bool empty[kScanLoads];
+#pragma unroll
+      for (std::uint32_t j = 0; j < kScanLoads; ++j) {
+        const std::uint32_t d = base + j * Tile + tile.thread_rank();
+        empty[j] = d < capacity && static_cast<std::uint32_t>(load(slot_at(at(h, d))) >> 32) == empty_key;
+      }
+#pragma unroll
+      for (std::uint32_t j = 0; j < kScanLoads; ++j) {
+        for (unsigned candidates = tile.ballot(empty[j]); candidates != 0; candidates &= candidates - 1) {
+          const std::uint32_t pick = base + j * Tile + __ffs(candidates) - 1;
+          bool won = false;
+          if (tile.thread_rank() == 0)
+            won = atomicCAS(slot_at(at(h, pick)), empty_word(), reserved_word()) == empty_word();
+          if (tile.shfl(won, 0)) return pick;
+        }
       }
     }
     return capacity;
@@ -336,7 +378,7 @@ struct hopscotch_ref {
         change_bits(b, x, i);
         __threadfence();
         atomicExch(slot_at(from), reserved_word());
-        atomicAdd(&stats[hop_detail::kDisplacements], 1ull);
+        note(hash_detail::kDisplacements);
       }
       if (!own) unlock(tile, b);
       else tile.sync();
@@ -358,41 +400,74 @@ struct hopscotch_ref {
     return tile.any(reserved);
   }
 
-  /// The home's info word as the tile's first thread reads it.
+  /// k's offset among home h's listed slots (its value in `value`), or -1,
+  /// reading the home's info word and home slot in one 16-byte load (the slot
+  /// most keys live in) and the other listed slots only when k is not at
+  /// home. `seen` and `home_word` receive what that load read. All tile
+  /// threads call it.
   template <class Group>
-  __device__ unsigned long long read_info(const Group& tile, std::uint32_t h) const {
-    unsigned long long seen = 0;
-    if (tile.thread_rank() == 0) seen = load(info_at(h));
-    return tile.shfl(seen, 0);
+  __device__ int locate_from_home(const Group& tile, std::uint32_t h, std::uint32_t k, unsigned long long& seen,
+                                  unsigned long long& home_word, std::uint32_t& value) const {
+    seen = 0, home_word = 0;
+    if (tile.thread_rank() == 0) load_home(h, seen, home_word);
+    seen = tile.shfl(seen, 0);
+    home_word = tile.shfl(home_word, 0);
+    std::uint32_t bits = static_cast<std::uint32_t>(seen);
+    if (bits & 1u) {
+      if (static_cast<std::uint32_t>(home_word >> 32) == k) {
+        value = static_cast<std::uint32_t>(home_word);
+        return 0;
+      }
+      bits &= ~1u;
+    }
+    return locate(tile, h, bits, k, value);
+  }
+
+  /// Claims slot h + pick (seen empty) for `word`, then lists it in home h's
+  /// info word by a CAS from `seen`, rolling the claim back if the home
+  /// changed. `claimed` says whether the slot was won; returns whether listed.
+  template <class Group>
+  __device__ bool claim_and_list(const Group& tile, std::uint32_t h, std::uint32_t pick, unsigned long long seen,
+                                 unsigned long long word, bool& claimed) const {
+    bool listed = false;
+    claimed = false;
+    if (tile.thread_rank() == 0) {
+      claimed = atomicCAS(slot_at(at(h, pick)), empty_word(), word) == empty_word();
+      if (claimed) {
+        __threadfence();
+        listed = atomicCAS(info_at(h), seen, seen + (1ull << pick) + hop_detail::kVersionOne) == seen;
+        if (!listed) atomicExch(slot_at(at(h, pick)), empty_word());
+      }
+    }
+    claimed = tile.shfl(claimed, 0);
+    return tile.shfl(listed, 0);
   }
 
   /// The lock-free path of an insert: k absent from an unlocked home with no
-  /// stashed keys, and an empty slot within the neighbourhood. The slot is
-  /// claimed by a CAS, then listed by a CAS of the home's info word from the
-  /// value read at the start: it succeeds only if nothing touched the home
-  /// since (no other insert of k, listed or locked, no move, no erase), and is
-  /// rolled back otherwise. Returns kHopInserted, or 0 to take the locked path.
+  /// stashed keys, and an empty slot within the neighbourhood (the home slot
+  /// first: its emptiness came with the info word). The slot is claimed by a
+  /// CAS, then listed by a CAS of the home's info word from the value read at
+  /// the start: it succeeds only if nothing touched the home since (no other
+  /// insert of k, listed or locked, no move, no erase), and is rolled back
+  /// otherwise. Returns kHopInserted, or 0 to take the locked path.
   template <class Group>
   __device__ std::uint32_t insert_unlocked(const Group& tile, std::uint32_t h, std::uint32_t k,
                                            unsigned long long word) const {
-    const unsigned long long seen = read_info(tile, h);
-    if (seen & (hop_detail::kLock | hop_detail::kStashed)) return 0;
+    unsigned long long seen = 0, home_word = 0;
     std::uint32_t old = 0;
-    if (locate(tile, h, static_cast<std::uint32_t>(seen), k, old) >= 0) return 0;  // updates take the lock
+    if (locate_from_home(tile, h, k, seen, home_word, old) >= 0) return 0;  // updates take the lock
+    if (seen & (hop_detail::kLock | hop_detail::kStashed)) return 0;
+    bool claimed = false;
+    if (static_cast<std::uint32_t>(home_word >> 32) == empty_key) {
+      const bool listed = claim_and_list(tile, h, 0, seen, word, claimed);
+      if (claimed) return listed ? kHopInserted : 0u;
+    }
     for (std::uint32_t base = 0; base < kHopNeighbourhood; base += Tile) {
       const bool empty = static_cast<std::uint32_t>(load(slot_at(at(h, base + tile.thread_rank()))) >> 32) == empty_key;
       for (unsigned candidates = tile.ballot(empty); candidates != 0; candidates &= candidates - 1) {
         const std::uint32_t pick = base + __ffs(candidates) - 1;  // a listed slot is never empty: bit pick is clear
-        bool claimed = false, listed = false;
-        if (tile.thread_rank() == 0) {
-          claimed = atomicCAS(slot_at(at(h, pick)), empty_word(), word) == empty_word();
-          if (claimed) {
-            __threadfence();
-            listed = atomicCAS(info_at(h), seen, seen + (1ull << pick) + hop_detail::kVersionOne) == seen;
-            if (!listed) atomicExch(slot_at(at(h, pick)), empty_word());
-          }
-        }
-        if (tile.shfl(claimed, 0)) return tile.shfl(listed, 0) ? kHopInserted : 0u;
+        const bool listed = claim_and_list(tile, h, pick, seen, word, claimed);
+        if (claimed) return listed ? kHopInserted : 0u;
       }
     }
     return 0;
@@ -400,13 +475,14 @@ struct hopscotch_ref {
 
   /// The lock-free path of an erase: k listed in an unlocked home; its bit is
   /// cleared by a CAS of the info word from the value its lookup used, then
-  /// its slot emptied. Returns false to take the locked path.
+  /// its slot emptied. A key at home costs one 16-byte load before the CAS.
+  /// Returns false to take the locked path.
   template <class Group>
   __device__ bool erase_unlocked(const Group& tile, std::uint32_t h, std::uint32_t k) const {
-    const unsigned long long seen = read_info(tile, h);
-    if (seen & hop_detail::kLock) return false;
+    unsigned long long seen = 0, home_word = 0;
     std::uint32_t old = 0;
-    const int present = locate(tile, h, static_cast<std::uint32_t>(seen), k, old);
+    const int present = locate_from_home(tile, h, k, seen, home_word, old);
+    if (seen & hop_detail::kLock) return false;
     if (present < 0) return false;  // absent, or stashed: the locked path decides
     bool done = false;
     if (tile.thread_rank() == 0) {
@@ -414,7 +490,9 @@ struct hopscotch_ref {
       done = atomicCAS(info_at(h), seen, next) == seen;
       if (done) {
         __threadfence();
-        atomicExch(slot_at(at(h, present)), empty_word());
+        // A store, not an exchange: the slot is ours once unlisted (no insert
+        // claims a slot that is not empty), so one atomic per erase is left.
+        *reinterpret_cast<volatile unsigned long long*>(slot_at(at(h, present))) = empty_word();
       }
     }
     return tile.shfl(done, 0);
@@ -423,7 +501,9 @@ struct hopscotch_ref {
   /// Inserts or overwrites; kHopInserted, kHopUpdated or kHopFailed (no free
   /// slot could be brought into the neighbourhood, and the stash is full).
   template <class Group>
-  __device__ std::uint32_t insert(const Group& tile, std::uint32_t k, std::uint32_t v) const {
+  __device__ std::uint32_t insert(const Group& tile, std::uint32_t k, std::uint32_t v) const
+    requires(has_op(Ops, hash_ops::insert))
+  {
     const std::uint32_t h = home(k);
     const unsigned long long word = (static_cast<unsigned long long>(k) << 32) | v;
     if (const std::uint32_t fast = insert_unlocked(tile, h, k, word)) return fast;
@@ -480,7 +560,7 @@ struct hopscotch_ref {
         tile.sync();
         const bool stashed = stash_insert(tile, k, word);
         unlock(tile, h);
-        if (tile.thread_rank() == 0) atomicAdd(&stats[stashed ? hop_detail::kStashInserts : hop_detail::kFailures], 1ull);
+        if (tile.thread_rank() == 0) note(stashed ? hash_detail::kStashed : hash_detail::kFailed);
         return stashed ? kHopInserted : kHopFailed;
       }
       unlock(tile, h);
@@ -490,7 +570,9 @@ struct hopscotch_ref {
 
   /// Removes k; true if it was present.
   template <class Group>
-  __device__ bool erase(const Group& tile, std::uint32_t k) const {
+  __device__ bool erase(const Group& tile, std::uint32_t k) const
+    requires(has_op(Ops, hash_ops::erase))
+  {
     const std::uint32_t h = home(k);
     if (erase_unlocked(tile, h, k)) return true;
     lock(tile, h);
@@ -515,18 +597,13 @@ struct hopscotch_ref {
   }
 };
 
-/// Counts of the last bulk call.
-struct hop_report {
-  std::uint64_t failed = 0;         ///< inserts that found no slot
-  std::uint64_t sentinel = 0;       ///< keys or values equal to a sentinel, refused
-  std::uint64_t displacements = 0;  ///< keys moved to make room
-  std::uint64_t stashed = 0;        ///< inserts that went to the overflow stash
-};
-
 template <int Tile = 32, class Hash = murmur3_hash>
 class hopscotch_map {
  public:
-  using ref_type = hopscotch_ref<Tile, Hash>;
+  template <hash_ops Ops>
+  using ref_with = hopscotch_ref<Tile, Hash, Ops>;
+  using ref_type = ref_with<hash_ops::all>;
+  using const_ref_type = ref_with<hash_ops::find>;
 
   /// A table of `capacity` slots (at least 32), all empty. Keys must differ
   /// from the empty key and the one below it (the reserved mark); values
@@ -537,37 +614,62 @@ class hopscotch_map {
   /// Slots of the hopscotch array; the stash adds stash_capacity() more.
   [[nodiscard]] std::size_t capacity() const noexcept { return entries_.size() / 2; }
   [[nodiscard]] std::size_t stash_capacity() const noexcept { return stash_.size(); }
-  [[nodiscard]] ref_type ref() noexcept {
+  /// A ref with the operations asked for (all by default); it counts no rare events.
+  template <hash_ops Ops = hash_ops::all>
+  [[nodiscard]] ref_with<Ops> ref() noexcept {
     return {entries_.data(), static_cast<std::uint32_t>(capacity()), stash_.data(),
-            static_cast<std::uint32_t>(stash_.size()), empty_key_, empty_value_, counters_.data()};
+            static_cast<std::uint32_t>(stash_.size()), empty_key_, empty_value_, nullptr};
+  }
+  /// A const map hands out read-only refs.
+  template <hash_ops Ops = hash_ops::find>
+    requires(!writes_table(Ops))
+  [[nodiscard]] ref_with<Ops> ref() const noexcept {
+    return {entries_.data(), static_cast<std::uint32_t>(capacity()), stash_.data(),
+            static_cast<std::uint32_t>(stash_.size()), empty_key_, empty_value_, nullptr};
   }
 
-  void insert_async(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n,
+  /// Inserts or overwrites; `counts` receives this call's inserted / failed /
+  /// sentinel / displacement / stash counts.
+  void insert_async(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n, hash_counts& counts,
                     cudaStream_t stream = nullptr);
-  /// Throws graphkit::error if any insert failed or met a sentinel (counts in the message).
-  void insert(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n, cudaStream_t stream = nullptr);
+  /// Returns how many keys were added; throws resource_error if any insert
+  /// found no slot, graphkit::error if a key or value is a sentinel.
+  std::uint64_t insert(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n,
+                       cudaStream_t stream = nullptr);
   /// d_values_out[i] = the value of d_keys[i], or the empty-value sentinel.
   void find_async(const std::uint32_t* d_keys, std::size_t n, std::uint32_t* d_values_out,
-                  cudaStream_t stream = nullptr);
-  void erase_async(const std::uint32_t* d_keys, std::size_t n, cudaStream_t stream = nullptr);
+                  cudaStream_t stream = nullptr) const;
+  void contains_async(const std::uint32_t* d_keys, std::size_t n, std::uint8_t* d_found,
+                      cudaStream_t stream = nullptr) const;
+  /// `counts` receives how many keys were removed.
+  void erase_async(const std::uint32_t* d_keys, std::size_t n, hash_counts& counts, cudaStream_t stream = nullptr);
+  /// Returns how many keys were removed.
+  std::uint64_t erase(const std::uint32_t* d_keys, std::size_t n, cudaStream_t stream = nullptr);
   /// Applies a mixed batch concurrently (see the semantics above); d_results[i]
-  /// is the find's value (or the empty value), an insert's hop_outcome, or an
-  /// erase's 1 (removed) / 0 (absent).
-  void apply_async(const hop_op* d_ops, std::size_t n, std::uint32_t* d_results, cudaStream_t stream = nullptr);
+  /// is the find's value (or the empty value), an insert's hash_outcome, or an
+  /// erase's kHashErased / kHashAbsent.
+  void apply_async(const hop_op* d_ops, std::size_t n, std::uint32_t* d_results, hash_counts& counts,
+                   cudaStream_t stream = nullptr);
 
-  [[nodiscard]] hop_report last_report(cudaStream_t stream = nullptr) const;
   [[nodiscard]] std::uint64_t size(cudaStream_t stream = nullptr) const;
   /// Copies the entries out (d_keys_out and d_values_out hold size()); returns how many.
   std::uint64_t retrieve_all(std::uint32_t* d_keys_out, std::uint32_t* d_values_out, cudaStream_t stream = nullptr) const;
   void clear(cudaStream_t stream = nullptr);
 
  private:
-  void reset_counters(cudaStream_t stream);
+  /// The ref a bulk call's kernel uses: all operations, counting into `counts`.
+  ref_type counting_ref(hash_counts& counts) noexcept {
+    ref_type r = ref();
+    r.stats = counts.data();
+    return r;
+  }
 
   std::uint32_t empty_key_, empty_value_;
   device_buffer<unsigned long long> entries_;  ///< per slot: info word, slot word (hopscotch_ref::entries)
   device_buffer<unsigned long long> stash_;
-  device_buffer<unsigned long long> counters_;  ///< hop_detail::stat, then sentinel refusals, then a size count
+  /// The synchronous calls' own counts (they read them before returning).
+  hash_counts sync_counts_;
+  mutable device_buffer<unsigned long long> size_count_;
 };
 
 }  // namespace graphkit

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <concepts>
+#include <type_traits>
+#include <utility>
 #include <random>
 #include <unordered_map>
 #include <unordered_set>
@@ -53,11 +56,15 @@ void bulk_round_trip(double load, std::uint64_t seed) {
   for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<std::uint32_t>(i * 7 + 1);
   hopscotch_map<Tile> map(capacity);
   device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(present)}, d_values{std::span<const std::uint32_t>(values)};
-  map.insert(d_keys.data(), d_values.data(), n);
+  hash_counts counts;
+  map.insert_async(d_keys.data(), d_values.data(), n, counts);
+  const hash_result inserted = counts.result();
+  EXPECT_EQ(inserted.inserted, n);
+  EXPECT_EQ(inserted.failed, 0u);
   EXPECT_EQ(map.size(), n);
   // At 0.95 some keys cannot be brought within reach of their home (about
   // 150 of 62,259 in a sequential model), so the stash path runs here too.
-  if (load >= 0.95) EXPECT_GT(map.last_report().stashed, 0u);
+  if (load >= 0.95) EXPECT_GT(inserted.stashed, 0u);
   const std::vector<std::uint32_t> got = find_all(map, present);
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], values[i]) << "key " << present[i] << " at load " << load;
   for (const std::uint32_t v : find_all(map, missing)) ASSERT_EQ(v, kEmptyValue);
@@ -66,7 +73,8 @@ void bulk_round_trip(double load, std::uint64_t seed) {
   std::vector<std::uint32_t> gone;
   for (std::size_t i = 0; i < n; i += 2) gone.push_back(present[i]);
   device_buffer<std::uint32_t> d_gone{std::span<const std::uint32_t>(gone)};
-  map.erase_async(d_gone.data(), gone.size());
+  EXPECT_EQ(map.erase(d_gone.data(), gone.size()), gone.size());
+  EXPECT_EQ(map.erase(d_gone.data(), gone.size()), 0u) << "a second erase removes nothing";
   const std::vector<std::uint32_t> after = find_all(map, present);
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(after[i], i % 2 == 0 ? kEmptyValue : values[i]);
   EXPECT_EQ(map.size(), n - gone.size());
@@ -107,9 +115,13 @@ TEST(Hopscotch, AFullTableReportsFailuresWithoutHanging) {
   const std::vector<std::uint32_t> values(keys.size(), 5);
   hopscotch_map<> map(1000);
   device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)};
-  EXPECT_THROW(map.insert(d_keys.data(), d_values.data(), keys.size()), error);
-  const hop_report r = map.last_report();
+  EXPECT_THROW(map.insert(d_keys.data(), d_values.data(), keys.size()), resource_error);
+  map.clear();
+  hash_counts counts;
+  map.insert_async(d_keys.data(), d_values.data(), keys.size(), counts);
+  const hash_result r = counts.result();
   EXPECT_GT(r.failed, 0u);
+  EXPECT_EQ(r.inserted + r.failed, keys.size());
   EXPECT_EQ(map.size() + r.failed, keys.size());
   EXPECT_LE(map.size(), map.capacity() + map.stash_capacity());
 }
@@ -127,8 +139,9 @@ TEST(Hopscotch, KeysBeyondTheNeighbourhoodLiveInTheStash) {
   std::vector<std::uint32_t> keys(fits), values(fits);
   for (std::uint32_t i = 0; i < fits; ++i) keys[i] = 10 + 3 * i, values[i] = i;
   device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)};
-  map.insert(d_keys.data(), d_values.data(), fits);
-  EXPECT_EQ(map.last_report().stashed, stash);
+  hash_counts counts;
+  map.insert_async(d_keys.data(), d_values.data(), fits, counts);
+  EXPECT_EQ(counts.result().stashed, stash);
   EXPECT_EQ(map.size(), fits);
   EXPECT_EQ(find_all(map, keys), values);
 
@@ -140,12 +153,12 @@ TEST(Hopscotch, KeysBeyondTheNeighbourhoodLiveInTheStash) {
     else kept.push_back(keys[i]), kept_values.push_back(values[i] + 1000);
   }
   device_buffer<std::uint32_t> d_gone{std::span<const std::uint32_t>(gone)};
-  map.erase_async(d_gone.data(), gone.size());
+  EXPECT_EQ(map.erase(d_gone.data(), gone.size()), gone.size());
   device_buffer<std::uint32_t> d_kept{std::span<const std::uint32_t>(kept)}, d_kept_values{std::span<const std::uint32_t>(kept_values)};
-  map.insert(d_kept.data(), d_kept_values.data(), kept.size());
+  EXPECT_EQ(map.insert(d_kept.data(), d_kept_values.data(), kept.size()), 0u) << "updates add no key";
   EXPECT_EQ(map.size(), kept.size());
   device_buffer<std::uint32_t> d_fresh{std::span<const std::uint32_t>(fresh)}, d_fresh_values{std::span<const std::uint32_t>(fresh_values)};
-  map.insert(d_fresh.data(), d_fresh_values.data(), fresh.size());
+  EXPECT_EQ(map.insert(d_fresh.data(), d_fresh_values.data(), fresh.size()), fresh.size());
   EXPECT_EQ(map.size(), fits);
   EXPECT_EQ(find_all(map, kept), kept_values);
   EXPECT_EQ(find_all(map, fresh), fresh_values);
@@ -154,8 +167,9 @@ TEST(Hopscotch, KeysBeyondTheNeighbourhoodLiveInTheStash) {
   // One more key has nowhere to go: a reported failure, not a hang.
   const std::vector<std::uint32_t> extra{99}, extra_value{1};
   device_buffer<std::uint32_t> d_extra{std::span<const std::uint32_t>(extra)}, d_extra_value{std::span<const std::uint32_t>(extra_value)};
-  EXPECT_THROW(map.insert(d_extra.data(), d_extra_value.data(), 1), error);
-  EXPECT_EQ(map.last_report().failed, 1u);
+  map.insert_async(d_extra.data(), d_extra_value.data(), 1, counts);
+  EXPECT_EQ(counts.result().failed, 1u);
+  EXPECT_THROW(map.insert(d_extra.data(), d_extra_value.data(), 1), resource_error);
 }
 
 TEST(Hopscotch, SentinelsAreRefusedAndCounted) {
@@ -164,7 +178,10 @@ TEST(Hopscotch, SentinelsAreRefusedAndCounted) {
   hopscotch_map<> map(64);
   device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)};
   EXPECT_THROW(map.insert(d_keys.data(), d_values.data(), keys.size()), error);
-  EXPECT_EQ(map.last_report().sentinel, 3u);
+  hash_counts counts;
+  map.clear();
+  map.insert_async(d_keys.data(), d_values.data(), keys.size(), counts);
+  EXPECT_EQ(counts.result().sentinel, 3u);
   EXPECT_EQ(map.size(), 1u);
 }
 
@@ -191,7 +208,9 @@ void mixed_batch(std::uint64_t seed) {
   std::shuffle(ops.begin(), ops.end(), std::mt19937_64(seed));
   device_buffer<hop_op> d_ops{std::span<const hop_op>(ops)};
   device_buffer<std::uint32_t> d_results(ops.size());
-  map.apply_async(d_ops.data(), ops.size(), d_results.data());
+  hash_counts counts;
+  map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
+  EXPECT_EQ(counts.result().erased, third);
   const std::vector<std::uint32_t> results = d_results.to_host();
   std::unordered_map<std::uint32_t, std::size_t> index;
   for (std::size_t i = 0; i < keys.size(); ++i) index[keys[i]] = i;
@@ -245,9 +264,13 @@ void displacement_stress(std::uint64_t seed) {
     std::shuffle(ops.begin(), ops.end(), rng);
     device_buffer<hop_op> d_ops{std::span<const hop_op>(ops)};
     device_buffer<std::uint32_t> d_results(ops.size());
-    map.apply_async(d_ops.data(), ops.size(), d_results.data());
+    hash_counts counts;
+    map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
     const std::vector<std::uint32_t> results = d_results.to_host();
-    displacements += map.last_report().displacements;
+    const hash_result r = counts.result();
+    EXPECT_EQ(r.inserted, churn);
+    EXPECT_EQ(r.erased, churn);
+    displacements += r.displacements;
     for (std::size_t o = 0; o < ops.size(); ++o) {
       if (ops[o].kind == hop_op_kind::find) ASSERT_EQ(results[o], ops[o].key ^ 0x5a5a5a5au) << "round " << round << ": a present key was missed";
       if (ops[o].kind == hop_op_kind::insert) ASSERT_EQ(results[o], kHopInserted) << "round " << round;
@@ -267,6 +290,40 @@ TEST(Hopscotch, DisplacementsAtLoad95NeverHideAPresentKey) {
   displacement_stress<32>(seed);
   displacement_stress<8>(seed + 1);
   displacement_stress<4>(seed + 2);
+}
+
+// ---- the contract ------------------------------------------------------------
+
+using hop4 = hopscotch_map<4>;
+template <class Ref>
+concept hop_can_insert = requires(const Ref& r, const cooperative_groups::thread_block_tile<4>& t) { r.insert(t, 1u, 1u); };
+template <class Ref>
+concept hop_can_find = requires(const Ref& r, const cooperative_groups::thread_block_tile<4>& t) { r.find(t, 1u); };
+static_assert(std::is_same_v<decltype(std::declval<const hop4&>().ref()), hop4::const_ref_type>);
+static_assert(std::is_same_v<decltype(hop4::const_ref_type::entries), const unsigned long long*>);
+static_assert(hop_can_find<hop4::const_ref_type> && !hop_can_insert<hop4::const_ref_type>);
+static_assert(hop_can_insert<hop4::ref_type> && hop_can_find<hop4::ref_type>);
+
+TEST(Hopscotch, EmptyAndSingleBatchesAndConstLookups) {
+  GRAPHKIT_REQUIRE_GPU();
+  hop4 map(64);
+  hash_counts counts;
+  map.insert_async(nullptr, nullptr, 0, counts);
+  EXPECT_EQ(counts.result().inserted, 0u);
+  EXPECT_EQ(map.erase(nullptr, 0), 0u);
+  const std::vector<std::uint32_t> one{42}, value{7};
+  device_buffer<std::uint32_t> d_one{std::span<const std::uint32_t>(one)}, d_value{std::span<const std::uint32_t>(value)};
+  EXPECT_EQ(map.insert(d_one.data(), d_value.data(), 1), 1u);
+  EXPECT_EQ(map.insert(d_one.data(), d_value.data(), 1), 0u) << "an update adds no key";
+  const hop4& read_only = map;
+  EXPECT_EQ(find_all(read_only, one), value);
+  const std::vector<std::uint32_t> probes{42, 43};
+  device_buffer<std::uint32_t> d_probes{std::span<const std::uint32_t>(probes)};
+  device_buffer<std::uint8_t> found(2);
+  read_only.contains_async(d_probes.data(), 2, found.data());
+  EXPECT_EQ(found.to_host(), (std::vector<std::uint8_t>{1, 0}));
+  EXPECT_EQ(map.erase(d_one.data(), 1), 1u);
+  EXPECT_EQ(map.size(), 0u);
 }
 
 }  // namespace

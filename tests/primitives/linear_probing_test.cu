@@ -1,9 +1,14 @@
 // The linear-probing map against std::unordered_map: random batches with
-// fresh seeds, duplicates in a batch, missing keys, load 0.95, a full table,
-// rehash, 64-bit keys, sentinels in the data, and concurrent use through ref().
+// fresh seeds (sizes 0 and 1 too), duplicates in a batch, skewed keys, missing
+// keys, load 0.95, a full table, rehash, 64-bit keys, sentinels in the data,
+// mixed insert / erase / find batches, per-call counts, and concurrent use
+// through ref(). The contract's compile-time rules are checked here too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <concepts>
+#include <type_traits>
+#include <utility>
 #include <random>
 #include <unordered_map>
 #include <unordered_set>
@@ -69,7 +74,7 @@ void random_batches(std::uint64_t seed) {
     for (auto& v : values) v = static_cast<std::uint32_t>(rng() % 1000000);
     auto dk = upload(keys);
     auto dv = upload(values);
-    map.insert(dk.data(), dv.data(), n);
+    EXPECT_EQ(map.insert(dk.data(), dv.data(), n), n);
     std::unordered_map<Key, std::uint32_t> model;
     for (std::size_t i = 0; i < n; ++i) model[keys[i]] = values[i];
     const auto absent = distinct_keys<Key>(rng, 500, &taken);
@@ -89,7 +94,8 @@ void random_batches(std::uint64_t seed) {
     for (const auto k : again) model[k] = 7;
     auto da = upload(again);
     auto dav = upload(again_values);
-    map.insert(da.data(), dav.data(), again.size());
+    EXPECT_EQ(map.insert(da.data(), dav.data(), again.size()), again.size()) << "erased keys come back as added";
+    EXPECT_EQ(map.insert(da.data(), dav.data(), again.size()), 0u) << "a second insert only updates";
     check_against_model(map, model, absent);
     map.clear();
     check_against_model(map, {}, keys);
@@ -127,7 +133,7 @@ TEST(LinearProbingMap, DuplicatesInOneBatchKeepOneOfTheirValues) {
   linear_probing_map<std::uint32_t, std::uint32_t> map(4096);
   auto dk = upload(keys);
   auto dv = upload(values);
-  map.insert(dk.data(), dv.data(), keys.size());
+  EXPECT_EQ(map.insert(dk.data(), dv.data(), keys.size()), distinct.size()) << "each key counted once";
   EXPECT_EQ(map.size(), distinct.size());
   auto dd = upload(distinct);
   device_buffer<std::uint32_t> found(distinct.size());
@@ -176,11 +182,18 @@ TEST(LinearProbingMap, FullTableReportsFailuresWithoutHanging) {
   try {
     map.insert(dk.data(), dv.data(), keys.size());
     FAIL() << "no error for a full table";
-  } catch (const error& e) {
-    EXPECT_NE(std::string(e.what()).find("table full: 137 of 1137 inserts"), std::string::npos) << e.what();
+  } catch (const resource_error& e) {
+    EXPECT_NE(std::string(e.what()).find("table full: 137 of 1137 inserts found no free slot among 1000"),
+              std::string::npos)
+        << e.what();
   }
-  EXPECT_EQ(map.last_report().failed, 137u);
   EXPECT_EQ(map.size(), capacity);
+  map.clear();
+  hash_counts counts;
+  map.insert_async(dk.data(), dv.data(), keys.size(), counts);
+  const hash_result result = counts.result();
+  EXPECT_EQ(result.failed, 137u);
+  EXPECT_EQ(result.inserted, capacity);
   // A missing key in a full table is still answered (after one full lap).
   const std::vector<std::uint32_t> missing = {static_cast<std::uint32_t>(rng() | 1)};
   auto dm = upload(missing);
@@ -262,6 +275,150 @@ TEST(LinearProbingMap, FindsNeverMissPresentKeysDuringConcurrentInserts) {
   GRAPHKIT_CHECK_LAUNCH();
   EXPECT_EQ(misses.to_host()[0], 0u);
   EXPECT_EQ(map.size(), 2 * n);
+}
+
+// ---- the contract ------------------------------------------------------------
+
+using map32 = linear_probing_map<std::uint32_t, std::uint32_t>;
+template <class Ref>
+concept can_insert = requires(const Ref& r) { r.insert(1u, 1u); };
+template <class Ref>
+concept can_erase = requires(const Ref& r) { r.erase(1u); };
+template <class Ref>
+concept can_find = requires(const Ref& r) { r.find(1u); };
+// A const map hands out read-only refs; refs carry only the operations asked for.
+static_assert(std::is_same_v<decltype(std::declval<const map32&>().ref()), map32::const_ref_type>);
+static_assert(std::is_same_v<decltype(map32::const_ref_type::slots), const map32::slot*>);
+static_assert(can_find<map32::const_ref_type> && !can_insert<map32::const_ref_type> && !can_erase<map32::const_ref_type>);
+static_assert(can_insert<map32::ref_with<hash_ops::insert>> && !can_find<map32::ref_with<hash_ops::insert>>);
+static_assert(can_erase<map32::ref_with<hash_ops::erase>> && !can_insert<map32::ref_with<hash_ops::erase>>);
+static_assert(can_insert<map32::ref_type> && can_erase<map32::ref_type> && can_find<map32::ref_type>);
+
+TEST(LinearProbingMap, CapacityIsRoundedUpToWholeWindows) {
+  GRAPHKIT_REQUIRE_GPU();
+  EXPECT_EQ(map32(0).capacity(), 4u);
+  EXPECT_EQ(map32(1).capacity(), 4u);
+  EXPECT_EQ(map32(1001).capacity(), 1004u);
+  EXPECT_EQ((linear_probing_map<std::uint64_t, std::uint32_t>(7).capacity()), 8u);
+  // A table of one window, filled to the last slot, from every home.
+  map32 map(1);
+  const std::vector<std::uint32_t> keys = {11, 22, 33, 44}, values = {1, 2, 3, 4};
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  EXPECT_EQ(map.insert(dk.data(), dv.data(), keys.size()), 4u);
+  check_against_model<std::uint32_t>(map, {{11, 1}, {22, 2}, {33, 3}, {44, 4}}, {55, 66});
+}
+
+TEST(LinearProbingMap, SkewedKeysCountEachDistinctKeyOnce) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  // A few hot keys take most of the batch: key = r mod (1 + r' mod 1000).
+  std::vector<std::uint32_t> keys(200000), values(keys.size());
+  std::unordered_map<std::uint32_t, std::unordered_set<std::uint32_t>> offered;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    keys[i] = static_cast<std::uint32_t>(rng() % (1 + rng() % 1000));
+    values[i] = static_cast<std::uint32_t>(i);
+    offered[keys[i]].insert(values[i]);
+  }
+  map32 map(4096);
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  EXPECT_EQ(map.insert(dk.data(), dv.data(), keys.size()), offered.size());
+  EXPECT_EQ(map.size(), offered.size());
+  device_buffer<std::uint32_t> found(keys.size());
+  map.find_async(dk.data(), keys.size(), found.data());
+  const auto got = found.to_host();
+  for (std::size_t i = 0; i < keys.size(); ++i) ASSERT_TRUE(offered[keys[i]].count(got[i])) << keys[i];
+  // Erasing the whole skewed batch removes each key once.
+  EXPECT_EQ(map.erase(dk.data(), keys.size()), offered.size());
+  EXPECT_EQ(map.size(), 0u);
+}
+
+TEST(LinearProbingMap, MixedBatchesAgreeWithTheModel) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  for (const double load : {0.5, 0.9, 0.95}) {
+    SCOPED_TRACE(testing::Message() << "load " << load);
+    const std::size_t capacity = 1 << 16, live = static_cast<std::size_t>(capacity * load * 0.8);
+    std::unordered_set<std::uint32_t> taken;
+    const auto old = distinct_keys<std::uint32_t>(rng, live, &taken);
+    const auto fresh = distinct_keys<std::uint32_t>(rng, static_cast<std::size_t>(capacity * load) - live, &taken);
+    const auto absent = distinct_keys<std::uint32_t>(rng, 1000, &taken);
+    map32 map(capacity);
+    std::vector<std::uint32_t> old_values(old.size());
+    for (std::size_t i = 0; i < old.size(); ++i) old_values[i] = static_cast<std::uint32_t>(i);
+    auto d_old = upload(old);
+    auto d_old_values = upload(old_values);
+    ASSERT_EQ(map.insert(d_old.data(), d_old_values.data(), old.size()), old.size());
+    // The first fifth of the old keys are erased, the rest looked up; fresh
+    // keys are inserted and looked up while they go in; absent keys are looked
+    // up and erased. Each key has one kind of change, so the outcome is fixed.
+    std::vector<hash_op<std::uint32_t, std::uint32_t>> ops;
+    const std::size_t gone = old.size() / 5;
+    for (std::size_t i = 0; i < old.size(); ++i)
+      ops.push_back({i < gone ? hash_op_kind::erase : hash_op_kind::find, old[i], 0});
+    for (std::size_t i = 0; i < fresh.size(); ++i) {
+      ops.push_back({hash_op_kind::insert, fresh[i], static_cast<std::uint32_t>(i + 7)});
+      ops.push_back({hash_op_kind::find, fresh[i], 0});
+    }
+    for (const auto k : absent) ops.push_back({hash_op_kind::find, k, 0}), ops.push_back({hash_op_kind::erase, k, 0});
+    std::shuffle(ops.begin(), ops.end(), rng);
+    device_buffer<hash_op<std::uint32_t, std::uint32_t>> d_ops{std::span<const hash_op<std::uint32_t, std::uint32_t>>(ops)};
+    device_buffer<std::uint32_t> d_results(ops.size());
+    hash_counts counts;
+    map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
+    const hash_result result = counts.result();
+    EXPECT_EQ(result.inserted, fresh.size());
+    EXPECT_EQ(result.erased, gone);
+    EXPECT_EQ(result.failed, 0u);
+    const auto results = d_results.to_host();
+    std::unordered_map<std::uint32_t, std::uint32_t> model;
+    std::unordered_map<std::uint32_t, std::size_t> old_index, fresh_index;
+    for (std::size_t i = 0; i < old.size(); ++i) old_index[old[i]] = i;
+    for (std::size_t i = 0; i < fresh.size(); ++i) fresh_index[fresh[i]] = i;
+    for (std::size_t i = gone; i < old.size(); ++i) model[old[i]] = old_values[i];
+    for (std::size_t i = 0; i < fresh.size(); ++i) model[fresh[i]] = static_cast<std::uint32_t>(i + 7);
+    for (std::size_t o = 0; o < ops.size(); ++o) {
+      const auto& op = ops[o];
+      const std::uint32_t got = results[o];
+      if (op.kind == hash_op_kind::insert) {
+        ASSERT_EQ(got, kHashInserted) << op.key;
+      } else if (op.kind == hash_op_kind::erase) {
+        ASSERT_EQ(got, old_index.count(op.key) ? kHashErased : kHashAbsent) << op.key;
+      } else if (old_index.count(op.key)) {
+        ASSERT_EQ(got, old_values[old_index[op.key]]) << "an old key was missed: " << op.key;
+      } else if (fresh_index.count(op.key)) {
+        ASSERT_TRUE(got == fresh_index[op.key] + 7 || got == map.empty_value_sentinel()) << op.key;
+      } else {
+        ASSERT_EQ(got, map.empty_value_sentinel()) << op.key;
+      }
+    }
+    check_against_model(map, model, absent);
+  }
+}
+
+TEST(LinearProbingMap, CountsArePerCall) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::vector<std::uint32_t> a = {1, 2, 3}, b = {3, 4}, values = {5, 6, 7};
+  auto da = upload(a);
+  auto db = upload(b);
+  auto dv = upload(values);
+  map32 map(64);
+  hash_counts first, second;
+  map.insert_async(da.data(), dv.data(), a.size(), first);
+  map.insert_async(db.data(), dv.data(), b.size(), second);
+  EXPECT_EQ(first.result().inserted, 3u);
+  EXPECT_EQ(second.result().inserted, 1u);  // 3 was there: an update
+  hash_counts erased;
+  map.erase_async(da.data(), a.size(), erased);
+  EXPECT_EQ(erased.result().erased, 3u);
+  EXPECT_EQ(first.result().inserted, 3u) << "a later call leaves an earlier call's counts alone";
+  map.insert_async(da.data(), dv.data(), 0, first);
+  EXPECT_EQ(first.result().inserted, 0u) << "an empty call still resets its counts";
 }
 
 }  // namespace

@@ -122,7 +122,8 @@ struct gpu_counter::state {
     const unsigned grid = std::min<unsigned>(count, static_cast<unsigned>(sms * std::clamp(per_sm, 1, cap)));
     detail::block_scratch scratch{};
     if constexpr (Kind == detail::set_kind::hash) {
-      scratch.slots_per_block = 2 * max_out_degree();
+      // Whole windows per block, so each block's table starts 16-byte aligned.
+      scratch.slots_per_block = detail::set_ref::capacity_for(2 * max_out_degree());
       if (slot_pool.size() < grid * scratch.slots_per_block)
         slot_pool = device_buffer<detail::set_slot>(grid * scratch.slots_per_block);
       scratch.slots = slot_pool.data();

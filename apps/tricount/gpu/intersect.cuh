@@ -141,14 +141,17 @@ struct indexed_list_set {
 };
 using heavy_list_set = indexed_list_set<1024>;
 
-/// u's out-list in a linear-probing table of twice its size (load 0.5).
+/// u's out-list in a linear-probing table of twice its size (load at most 0.5,
+/// rounded up to the table's whole windows), looked up through a read-only ref
+/// once the table is filled (plain loads: no writer runs beside the lookups).
 struct hash_set {
-  set_ref table;
+  linear_probing_ref<std::uint32_t, std::uint32_t, murmur3_hash, hash_ops::find> table;
+  explicit __device__ hash_set(const set_ref& filled) : table{filled.slots, filled.capacity, filled.empty_key, filled.empty_value} {}
   __device__ bool contains(vertex_t w) const { return table.find(w) != kEmptySlot; }
 };
 
 __device__ inline set_ref make_table(set_slot* slots, std::uint32_t out_degree) {
-  return {slots, std::size_t{2} * out_degree, kEmptySlot, kEmptySlot};
+  return {slots, set_ref::capacity_for(std::size_t{2} * out_degree), kEmptySlot, kEmptySlot};
 }
 
 /// Members of a `group`-thread group (a warp or a block) fill or empty the table.
@@ -181,7 +184,8 @@ __global__ void __launch_bounds__(kCountThreads)
     count_light_kernel(oriented_view g, const vertex_t* vertices, std::uint32_t count, triangle_sink sink,
                        unsigned long long* total) {
   static_assert(Kind != set_kind::bitmap, "the bitmap method runs block-wide");
-  __shared__ set_slot slots[Kind == set_kind::hash ? kBlockSetSlots : 1];
+  // 16-byte aligned: the table reads its slots in 16-byte loads.
+  __shared__ alignas(16) set_slot slots[Kind == set_kind::hash ? kBlockSetSlots : 1];
   __shared__ vertex_t staged[Kind == set_kind::sorted_list ? kCountWarps * kWarpMaxOutDegree : 1];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31;
   const std::uint32_t i = blockIdx.x * kCountWarps + warp;
@@ -227,7 +231,7 @@ template <set_kind Kind>
 __global__ void __launch_bounds__(kCountThreads)
     count_heavy_kernel(oriented_view g, const vertex_t* vertices, std::uint32_t count, triangle_sink sink,
                        block_scratch scratch, std::uint32_t* next, unsigned long long* total) {
-  __shared__ set_slot shared_slots[Kind == set_kind::hash ? kBlockSetSlots : 1];
+  __shared__ alignas(16) set_slot shared_slots[Kind == set_kind::hash ? kBlockSetSlots : 1];
   __shared__ vertex_t staged[Kind == set_kind::sorted_list ? kStagedListMax : 1];
   __shared__ std::uint32_t bucket_index[Kind == set_kind::sorted_list ? heavy_list_set::kBuckets + 1 : 1];
   __shared__ std::uint32_t current;

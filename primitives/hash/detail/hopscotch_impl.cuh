@@ -13,8 +13,6 @@ namespace hop_detail {
 
 namespace cg = cooperative_groups;
 inline constexpr int kBlock = 256;
-inline constexpr int kSentinelCounter = kStats;  // counters_[kStats]: sentinel refusals
-inline constexpr int kSizeCounter = kStats + 1;
 
 template <int Tile>
 __device__ cg::thread_block_tile<Tile> my_tile() {
@@ -35,15 +33,26 @@ __device__ bool refused(const Ref& t, std::uint32_t key, std::uint32_t value, bo
   return key == t.empty_key || key == t.reserved_key() || (has_value && value == t.empty_value);
 }
 
+// Each tile's first thread counts its common outcomes (keys added, erased,
+// refused) in registers; the block adds them with one atomic
+// (hash_detail::block_add) after the loop. Rare events (failures, moves,
+// stashed keys) are counted by the ref where they happen.
+
 template <int Tile, class Ref>
-__global__ void insert_kernel(Ref t, const std::uint32_t* keys, const std::uint32_t* values, std::size_t n) {
+__global__ void insert_kernel(Ref t, const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
+                              unsigned long long* counts) {
+  unsigned long long inserted = 0, sentinel = 0;
   for_each_op<Tile>(n, [&](const auto& tile, std::size_t i) {
+    const bool lead = tile.thread_rank() == 0;
     if (refused(t, keys[i], values[i], true)) {
-      if (tile.thread_rank() == 0) atomicAdd(&t.stats[kSentinelCounter], 1ull);
+      sentinel += lead;
       return;
     }
-    t.insert(tile, keys[i], values[i]);
+    const std::uint32_t outcome = t.insert(tile, keys[i], values[i]);  // the whole tile takes part
+    inserted += lead && outcome == kHopInserted;
   });
+  hash_detail::block_add(inserted, counts + hash_detail::kInserted);
+  hash_detail::block_add(sentinel, counts + hash_detail::kSentinel);
 }
 
 template <int Tile, class Ref>
@@ -55,30 +64,48 @@ __global__ void find_kernel(Ref t, const std::uint32_t* keys, std::size_t n, std
 }
 
 template <int Tile, class Ref>
-__global__ void erase_kernel(Ref t, const std::uint32_t* keys, std::size_t n) {
+__global__ void contains_kernel(Ref t, const std::uint32_t* keys, std::size_t n, std::uint8_t* out) {
   for_each_op<Tile>(n, [&](const auto& tile, std::size_t i) {
-    if (!refused(t, keys[i], 0, false)) t.erase(tile, keys[i]);
+    const bool found = !refused(t, keys[i], 0, false) && t.find(tile, keys[i]) != t.empty_value;
+    if (tile.thread_rank() == 0) out[i] = found ? 1 : 0;
   });
 }
 
 template <int Tile, class Ref>
-__global__ void apply_kernel(Ref t, const hop_op* ops, std::size_t n, std::uint32_t* results) {
+__global__ void erase_kernel(Ref t, const std::uint32_t* keys, std::size_t n, unsigned long long* counts) {
+  unsigned long long erased = 0;
+  for_each_op<Tile>(n, [&](const auto& tile, std::size_t i) {
+    if (!refused(t, keys[i], 0, false) && t.erase(tile, keys[i])) erased += tile.thread_rank() == 0;
+  });
+  hash_detail::block_add(erased, counts + hash_detail::kErased);
+}
+
+template <int Tile, class Ref>
+__global__ void apply_kernel(Ref t, const hop_op* ops, std::size_t n, std::uint32_t* results,
+                             unsigned long long* counts) {
+  unsigned long long inserted = 0, sentinel = 0, erased = 0;
   for_each_op<Tile>(n, [&](const auto& tile, std::size_t i) {
     const hop_op op = ops[i];
+    const bool lead = tile.thread_rank() == 0;
     std::uint32_t result = 0;
     const bool has_value = op.kind == hop_op_kind::insert;
     if (refused(t, op.key, op.value, has_value)) {
-      if (tile.thread_rank() == 0) atomicAdd(&t.stats[kSentinelCounter], 1ull);
+      sentinel += lead;
       result = op.kind == hop_op_kind::find ? t.empty_value : 0u;
     } else if (op.kind == hop_op_kind::insert) {
       result = t.insert(tile, op.key, op.value);
+      inserted += lead && result == kHopInserted;
     } else if (op.kind == hop_op_kind::erase) {
-      result = t.erase(tile, op.key) ? 1u : 0u;
+      result = t.erase(tile, op.key) ? kHashErased : kHashAbsent;
+      erased += lead && result == kHashErased;
     } else {
       result = t.find(tile, op.key);
     }
-    if (tile.thread_rank() == 0) results[i] = result;
+    if (lead) results[i] = result;
   });
+  hash_detail::block_add(inserted, counts + hash_detail::kInserted);
+  hash_detail::block_add(sentinel, counts + hash_detail::kSentinel);
+  hash_detail::block_add(erased, counts + hash_detail::kErased);
 }
 
 /// words[i] = value for i < n, every `stride`-th word from `first`.
@@ -113,7 +140,7 @@ hopscotch_map<Tile, Hash>::hopscotch_map(std::size_t capacity, graphkit::empty_k
       empty_value_(value_sentinel.value),
       entries_(2 * std::max<std::size_t>(capacity, kHopNeighbourhood)),
       stash_(hop_detail::stash_slots(capacity)),
-      counters_(hop_detail::kStats + 2) {
+      size_count_(1) {
   if (capacity + hop_detail::stash_slots(capacity) >= (std::size_t{1} << 32))
     throw error("hopscotch_map: " + std::to_string(capacity) + " slots and their stash exceed 2^32 - 1");
   if (empty_key_ == 0) throw error("hopscotch_map: the empty key must not be 0 (the key below it marks reserved slots)");
@@ -121,35 +148,34 @@ hopscotch_map<Tile, Hash>::hopscotch_map(std::size_t capacity, graphkit::empty_k
 }
 
 template <int Tile, class Hash>
-void hopscotch_map<Tile, Hash>::reset_counters(cudaStream_t stream) {
-  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(counters_.data(), 0, (hop_detail::kStats + 1) * sizeof(unsigned long long), stream));
-}
-
-template <int Tile, class Hash>
 void hopscotch_map<Tile, Hash>::insert_async(const std::uint32_t* d_keys, const std::uint32_t* d_values,
-                                             std::size_t n, cudaStream_t stream) {
-  reset_counters(stream);
+                                             std::size_t n, hash_counts& counts, cudaStream_t stream) {
+  counts.reset(stream);
   if (n == 0) return;
-  hop_detail::insert_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_keys,
-                                                                                                     d_values, n);
+  hop_detail::insert_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(
+      counting_ref(counts), d_keys, d_values, n, counts.data());
   GRAPHKIT_CHECK_LAUNCH();
 }
 
 template <int Tile, class Hash>
-void hopscotch_map<Tile, Hash>::insert(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n,
-                                       cudaStream_t stream) {
-  insert_async(d_keys, d_values, n, stream);
-  const hop_report r = last_report(stream);
-  if (r.failed != 0 || r.sentinel != 0)
+std::uint64_t hopscotch_map<Tile, Hash>::insert(const std::uint32_t* d_keys, const std::uint32_t* d_values,
+                                                std::size_t n, cudaStream_t stream) {
+  insert_async(d_keys, d_values, n, sync_counts_, stream);
+  const hash_result r = sync_counts_.result(stream);
+  if (r.sentinel != 0)
+    throw error("hopscotch_map::insert: " + std::to_string(r.sentinel) + " of " + std::to_string(n) +
+                " pairs hold a sentinel (empty key " + std::to_string(empty_key_) + ", the reserved key below it, or " +
+                "empty value " + std::to_string(empty_value_) + ") and were not inserted");
+  if (r.failed != 0)
     throw resource_error("hopscotch_map::insert: " + std::to_string(r.failed) + " of " + std::to_string(n) +
-                " keys found no slot within reach (the table holds " + std::to_string(capacity()) + " slots and " +
-                std::to_string(stash_capacity()) + " in its stash), " +
-                std::to_string(r.sentinel) + " were sentinels");
+                         " keys found no slot within reach (the table holds " + std::to_string(capacity()) +
+                         " slots and " + std::to_string(stash_capacity()) + " in its stash)");
+  return r.inserted;
 }
 
 template <int Tile, class Hash>
 void hopscotch_map<Tile, Hash>::find_async(const std::uint32_t* d_keys, std::size_t n, std::uint32_t* d_values_out,
-                                           cudaStream_t stream) {
+                                           cudaStream_t stream) const {
   if (n == 0) return;
   hop_detail::find_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
                                                                                                    d_values_out);
@@ -157,63 +183,64 @@ void hopscotch_map<Tile, Hash>::find_async(const std::uint32_t* d_keys, std::siz
 }
 
 template <int Tile, class Hash>
-void hopscotch_map<Tile, Hash>::erase_async(const std::uint32_t* d_keys, std::size_t n, cudaStream_t stream) {
-  reset_counters(stream);
+void hopscotch_map<Tile, Hash>::contains_async(const std::uint32_t* d_keys, std::size_t n, std::uint8_t* d_found,
+                                               cudaStream_t stream) const {
   if (n == 0) return;
-  hop_detail::erase_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_keys, n);
+  hop_detail::contains_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
+                                                                                                       d_found);
   GRAPHKIT_CHECK_LAUNCH();
+}
+
+template <int Tile, class Hash>
+void hopscotch_map<Tile, Hash>::erase_async(const std::uint32_t* d_keys, std::size_t n, hash_counts& counts,
+                                            cudaStream_t stream) {
+  counts.reset(stream);
+  if (n == 0) return;
+  hop_detail::erase_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(
+      counting_ref(counts), d_keys, n, counts.data());
+  GRAPHKIT_CHECK_LAUNCH();
+}
+
+template <int Tile, class Hash>
+std::uint64_t hopscotch_map<Tile, Hash>::erase(const std::uint32_t* d_keys, std::size_t n, cudaStream_t stream) {
+  erase_async(d_keys, n, sync_counts_, stream);
+  return sync_counts_.result(stream).erased;
 }
 
 template <int Tile, class Hash>
 void hopscotch_map<Tile, Hash>::apply_async(const hop_op* d_ops, std::size_t n, std::uint32_t* d_results,
-                                            cudaStream_t stream) {
-  reset_counters(stream);
+                                            hash_counts& counts, cudaStream_t stream) {
+  counts.reset(stream);
   if (n == 0) return;
-  hop_detail::apply_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_ops, n,
-                                                                                                    d_results);
+  hop_detail::apply_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(
+      counting_ref(counts), d_ops, n, d_results, counts.data());
   GRAPHKIT_CHECK_LAUNCH();
 }
 
 template <int Tile, class Hash>
-hop_report hopscotch_map<Tile, Hash>::last_report(cudaStream_t stream) const {
-  std::vector<unsigned long long> c(hop_detail::kStats + 1);
-  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(c.data(), counters_.data(), c.size() * sizeof(unsigned long long),
-                                    cudaMemcpyDeviceToHost, stream));
-  GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
-  return {c[hop_detail::kFailures], c[hop_detail::kSentinelCounter], c[hop_detail::kDisplacements],
-          c[hop_detail::kStashInserts]};
-}
-
-template <int Tile, class Hash>
 std::uint64_t hopscotch_map<Tile, Hash>::size(cudaStream_t stream) const {
-  return const_cast<hopscotch_map*>(this)->retrieve_all(nullptr, nullptr, stream);
+  return retrieve_all(nullptr, nullptr, stream);
 }
 
 template <int Tile, class Hash>
 std::uint64_t hopscotch_map<Tile, Hash>::retrieve_all(std::uint32_t* d_keys_out, std::uint32_t* d_values_out,
                                                       cudaStream_t stream) const {
-  unsigned long long* count = const_cast<unsigned long long*>(counters_.data()) + hop_detail::kSizeCounter;
+  unsigned long long* count = size_count_.data();
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(count, 0, sizeof *count, stream));
-  hop_detail::retrieve_kernel<<<static_cast<unsigned>((capacity() + stash_capacity() + 255) / 256), 256, 0, stream>>>(
-      const_cast<hopscotch_map*>(this)->ref(), d_keys_out, d_values_out, count);
+  hop_detail::retrieve_kernel<<<blocks_for(capacity() + stash_capacity()), 256, 0, stream>>>(ref(), d_keys_out,
+                                                                                             d_values_out, count);
   GRAPHKIT_CHECK_LAUNCH();
-  unsigned long long n = 0;
-  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(&n, count, sizeof n, cudaMemcpyDeviceToHost, stream));
-  GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
-  return n;
+  return read_one(count, stream);
 }
 
 template <int Tile, class Hash>
 void hopscotch_map<Tile, Hash>::clear(cudaStream_t stream) {
   const unsigned long long empty = (static_cast<unsigned long long>(empty_key_) << 32) | empty_value_;
   entries_.fill_bytes(0, stream);  // info words: empty bitmaps, unlocked, version 0
-  const unsigned grid = static_cast<unsigned>((capacity() + 255) / 256);
-  hop_detail::fill_words_kernel<<<grid, 256, 0, stream>>>(entries_.data(), capacity(), empty, 1, 2);
+  hop_detail::fill_words_kernel<<<blocks_for(capacity()), 256, 0, stream>>>(entries_.data(), capacity(), empty, 1, 2);
   GRAPHKIT_CHECK_LAUNCH();
-  hop_detail::fill_words_kernel<<<static_cast<unsigned>((stash_.size() + 255) / 256), 256, 0, stream>>>(
-      stash_.data(), stash_.size(), empty);
+  hop_detail::fill_words_kernel<<<blocks_for(stash_.size()), 256, 0, stream>>>(stash_.data(), stash_.size(), empty);
   GRAPHKIT_CHECK_LAUNCH();
-  counters_.fill_bytes(0, stream);
 }
 
 }  // namespace graphkit

@@ -156,22 +156,25 @@ __global__ void __launch_bounds__(Warps * 32)
 
 // ---- block method (m <= 256): units are blocks ----------------------------
 
+/// Counts one tile of Warps * 32 * Items keys (the tile starting at
+/// tile_first) into this warp's counters: lane l's `ranker.running` holds
+/// bucket l when m <= 32, else `warp_counts` (this warp's shared row, m
+/// words) is added to. Counters are not reset, so a block can walk several
+/// tiles. Out-of-range ids are counted in `bad`. The histogram pass of the
+/// block method and of the one-sweep method both count with it.
 template <int Warps, int Items, class Key, class BucketOf>
-__global__ void __launch_bounds__(Warps * 32)
-    block_prescan(const Key* keys, std::size_t n, std::uint32_t m, BucketOf bucket_of, std::uint32_t* histogram,
-                  std::size_t units, bool vectorized, std::uint32_t* out_of_range) {
-  __shared__ std::uint32_t warp_counts[Warps][kMultisplitTileMaxBuckets];
+__device__ __forceinline__ void count_tile(const Key* keys, std::size_t n, std::size_t tile_first, std::uint32_t m,
+                                           int bits, const BucketOf& bucket_of, bool vectorized,
+                                           ballot_ranker& ranker, std::uint32_t* warp_counts, std::uint32_t& bad) {
   const unsigned warp = threadIdx.x / 32;
-  const std::size_t first = (std::size_t{blockIdx.x} * Warps + warp) * 32 * Items + lane_id();
+  const std::size_t first = tile_first + warp * 32 * Items + lane_id();
   Key key[Items];
   std::uint32_t bucket[Items];
   bool valid[Items];
-  std::uint32_t bad = 0;
   // Counting needs no particular order, so full tiles of aligned keys load
   // 16 bytes per thread at a time: a quarter of the load instructions.
   constexpr int kPerVector = 16 / sizeof(Key);
   constexpr int kTile = Warps * 32 * Items;
-  const std::size_t tile_first = std::size_t{blockIdx.x} * kTile;
   if constexpr (16 % sizeof(Key) == 0 && Items % kPerVector == 0) {
     if (vectorized && tile_first + kTile <= n) {
       const auto* vectors = reinterpret_cast<const uint4*>(keys + tile_first);
@@ -195,18 +198,31 @@ __global__ void __launch_bounds__(Warps * 32)
   } else {
     load_items(keys, n, first, m, bucket_of, key, bucket, valid, bad);
   }
-  const int bits = m <= 1 ? 0 : 32 - __clz(m - 1);
-  if (m <= 32) {  // counts in registers, lane l: bucket l
-    ballot_ranker ranker;
+  if (m <= 32) {
 #pragma unroll
     for (int r = 0; r < Items; ++r) ranker.count(bucket[r], valid[r], bits);
-    if (lane_id() < m) warp_counts[warp][lane_id()] = ranker.running;
   } else {
+#pragma unroll
+    for (int r = 0; r < Items; ++r) (void)shared_rank(warp_counts, bucket[r], valid[r], bits);
+  }
+}
+
+template <int Warps, int Items, class Key, class BucketOf>
+__global__ void __launch_bounds__(Warps * 32)
+    block_prescan(const Key* keys, std::size_t n, std::uint32_t m, BucketOf bucket_of, std::uint32_t* histogram,
+                  std::size_t units, bool vectorized, std::uint32_t* out_of_range) {
+  __shared__ std::uint32_t warp_counts[Warps][kMultisplitTileMaxBuckets];
+  const unsigned warp = threadIdx.x / 32;
+  const int bits = m <= 1 ? 0 : 32 - __clz(m - 1);
+  if (m > 32) {
     for (unsigned b = lane_id(); b < m; b += 32) warp_counts[warp][b] = 0;
     __syncwarp();
-#pragma unroll
-    for (int r = 0; r < Items; ++r) (void)shared_rank(warp_counts[warp], bucket[r], valid[r], bits);
   }
+  ballot_ranker ranker;
+  std::uint32_t bad = 0;
+  count_tile<Warps, Items>(keys, n, std::size_t{blockIdx.x} * Warps * 32 * Items, m, bits, bucket_of, vectorized,
+                           ranker, warp_counts[warp], bad);
+  if (m <= 32 && lane_id() < m) warp_counts[warp][lane_id()] = ranker.running;  // lane l: bucket l
   report_out_of_range(bad, out_of_range);
   __syncthreads();
   for (unsigned b = threadIdx.x; b < m; b += Warps * 32) {

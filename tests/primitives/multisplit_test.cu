@@ -344,7 +344,7 @@ TEST(BlockMultisplitTile, RanksATileStably) {
 }
 
 // The one-sweep method around its tile sizes (4,096 keys, 2,048 pairs of
-// 32-bit words): sizes that end a tile early, fill it, or spill one item
+// 32-bit words with today's tuning): sizes that end a tile early, fill it, or spill one item
 // into the next, and inputs of many tiles whose look-back chains span
 // hundreds of tiles, with uniform, one-bucket and Zipf ids.
 TEST(Multisplit, OnesweepAroundTileSizes) {
@@ -355,7 +355,11 @@ TEST(Multisplit, OnesweepAroundTileSizes) {
   multisplit_workspace ws;
   for (const std::uint32_t m : {1u, 2u, 3u, 8u, 31u, 32u, 33u, 64u, 255u, 256u}) {
     for (const bool pairs : {false, true}) {
-      const std::size_t tile = pairs ? 2048 : 4096;
+      using multisplit_detail::tuning;
+      const std::size_t tile =
+          std::size_t{tuning::kWarps} * 32 *
+          (pairs ? tuning::onesweep_items<std::uint32_t, std::uint32_t>()
+                 : tuning::onesweep_items<std::uint32_t, multisplit_detail::no_value>());
       for (const std::size_t n : {std::size_t{0}, std::size_t{1}, tile - 1, tile, tile + 1, 3 * tile + 5,
                                   std::size_t{1} << 20}) {
         for (const pattern p : {pattern::uniform, pattern::one_bucket, pattern::zipf, pattern::skewed}) {

@@ -232,6 +232,48 @@ __global__ void __launch_bounds__(Warps * 32)
   }
 }
 
+/// Shared memory of a kernel that ranks a tile and writes it out by bucket
+/// (the block post-scan, the one-sweep pass).
+template <int Warps, int Items, class Key, class Value>
+struct split_tile_storage {
+  static constexpr int kTile = Warps * 32 * Items;
+  typename block_multisplit_tile<Warps, Items>::storage rank;
+  std::uint32_t base[kMultisplitTileMaxBuckets];  ///< output index of a bucket's tile place 0
+  Key keys[kTile];                                 ///< the tile in bucket order
+  value_tile<Value, kTile> values;
+  std::uint8_t buckets[kTile];
+};
+
+/// Writes a ranked tile (item r of this thread goes to tile place
+/// position[r]) to shared memory in bucket order, then to global memory:
+/// consecutive threads take consecutive places, which lie in one bucket's
+/// run, so the writes coalesce. place(i, b) is the output index of the
+/// tile's i-th item in bucket order, whose bucket is b. All threads of the
+/// block must call it, after rank() filled s.rank.
+template <int Warps, int Items, class Key, class Value, class Place>
+__device__ __forceinline__ void stage_and_scatter(split_tile_storage<Warps, Items, Key, Value>& s,
+                                                  std::uint32_t m, const Key (&key)[Items],
+                                                  const value_tile<Value, Items>& value,
+                                                  const std::uint32_t (&bucket)[Items], const bool (&valid)[Items],
+                                                  const std::uint32_t (&position)[Items], Key* keys_out,
+                                                  Value* values_out, Place place) {
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    if (valid[r]) {
+      s.keys[position[r]] = key[r];
+      s.buckets[position[r]] = static_cast<std::uint8_t>(bucket[r]);
+      if constexpr (kHasValues<Value>) s.values[position[r]] = value[r];
+    }
+  }
+  __syncthreads();
+  const std::uint32_t total = s.rank.bucket_start[m];
+  for (std::uint32_t i = threadIdx.x; i < total; i += Warps * 32) {
+    const std::uint32_t dst = place(i, s.buckets[i]);
+    keys_out[dst] = s.keys[i];
+    if constexpr (kHasValues<Value>) values_out[dst] = s.values[i];
+  }
+}
+
 /// The block method's post-scan. With `single_tile` set (n fits one tile,
 /// one block) it is the whole multisplit in one launch: the tile's bucket
 /// starts are the global offsets, written to single_tile->offsets with the
@@ -248,14 +290,7 @@ __global__ void __launch_bounds__(Warps * 32)
     block_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                    std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t units,
                    single_tile_outputs single_tile = {nullptr, nullptr}) {
-  using tile = block_multisplit_tile<Warps, Items>;
-  constexpr int kTile = Warps * 32 * Items;
-  __shared__ typename tile::storage storage;
-  __shared__ std::uint32_t base[kMultisplitTileMaxBuckets];
-  __shared__ Key tile_keys[kTile];
-  __shared__ value_tile<Value, kTile> tile_values;
-  __shared__ std::uint8_t tile_buckets[kTile];
-
+  __shared__ split_tile_storage<Warps, Items, Key, Value> s;
   const unsigned warp = threadIdx.x / 32;
   const std::size_t first = (std::size_t{blockIdx.x} * Warps + warp) * 32 * Items + lane_id();
   Key key[Items];
@@ -266,32 +301,20 @@ __global__ void __launch_bounds__(Warps * 32)
   load_items(keys_in, n, first, m, bucket_of, key, bucket, valid, bad);
   load_values<Items>(values_in, n, first, value);
   if (!single_tile.offsets)
-    for (unsigned b = threadIdx.x; b < m; b += Warps * 32) base[b] = scanned[b * units + blockIdx.x];
+    for (unsigned b = threadIdx.x; b < m; b += Warps * 32) s.base[b] = scanned[b * units + blockIdx.x];
   if (single_tile.offsets) {
     if (threadIdx.x == 0) *single_tile.out_of_range = 0;
     __syncthreads();
     report_out_of_range(bad, single_tile.out_of_range);
   }
-  tile::rank(storage, bucket, valid, m, position);
+  block_multisplit_tile<Warps, Items>::rank(s.rank, bucket, valid, m, position);
   if (single_tile.offsets)
-    for (unsigned b = threadIdx.x; b <= m; b += Warps * 32) single_tile.offsets[b] = storage.bucket_start[b];
-#pragma unroll
-  for (int r = 0; r < Items; ++r) {
-    if (valid[r]) {
-      tile_keys[position[r]] = key[r];
-      tile_buckets[position[r]] = static_cast<std::uint8_t>(bucket[r]);
-      if constexpr (kHasValues<Value>) tile_values[position[r]] = value[r];
-    }
-  }
-  __syncthreads();
-  const std::uint32_t total = storage.bucket_start[m];
-  for (std::uint32_t i = threadIdx.x; i < total; i += Warps * 32) {
-    const std::uint32_t b = tile_buckets[i];
-    // One tile: its order is the output order.
-    const std::uint32_t dst = single_tile.offsets ? i : base[b] + i - storage.bucket_start[b];
-    keys_out[dst] = tile_keys[i];
-    if constexpr (kHasValues<Value>) values_out[dst] = tile_values[i];
-  }
+    for (unsigned b = threadIdx.x; b <= m; b += Warps * 32) single_tile.offsets[b] = s.rank.bucket_start[b];
+  // One tile: its order is the output order.
+  stage_and_scatter(s, m, key, value, bucket, valid, position, keys_out, values_out,
+                    [&](std::uint32_t i, std::uint32_t b) {
+                      return single_tile.offsets ? i : s.base[b] + i - s.rank.bucket_start[b];
+                    });
 }
 
 /// offsets[b] = base of bucket b in unit 0; offsets[m] = the total.

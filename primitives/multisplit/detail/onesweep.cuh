@@ -105,13 +105,7 @@ __global__ void __launch_bounds__(Warps * 32)
     onesweep_scatter(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                      std::uint32_t m, BucketOf bucket_of, const std::uint32_t* offsets,
                      onesweep_counters* counters, std::uint32_t* lookback) {
-  using tile = block_multisplit_tile<Warps, Items>;
-  constexpr int kTile = Warps * 32 * Items;
-  __shared__ typename tile::storage storage;
-  __shared__ std::uint32_t base[kMultisplitTileMaxBuckets];
-  __shared__ Key tile_keys[kTile];
-  __shared__ value_tile<Value, kTile> tile_values;
-  __shared__ std::uint8_t tile_buckets[kTile];
+  __shared__ split_tile_storage<Warps, Items, Key, Value> s;
   __shared__ std::uint32_t tile_index;
 
   if (threadIdx.x == 0) tile_index = atomicAdd(&counters->next_tile, 1u);
@@ -126,11 +120,11 @@ __global__ void __launch_bounds__(Warps * 32)
   std::uint32_t bad = 0;  // counted by the histogram pass already
   load_items(keys_in, n, first, m, bucket_of, key, bucket, valid, bad);
   load_values<Items>(values_in, n, first, value);
-  tile::rank(storage, bucket, valid, m, position);
+  block_multisplit_tile<Warps, Items>::rank(s.rank, bucket, valid, m, position);
 
   // Thread b publishes and looks back for bucket b.
   for (unsigned b = threadIdx.x; b < m; b += Warps * 32) {
-    const std::uint32_t count = storage.bucket_start[b + 1] - storage.bucket_start[b];
+    const std::uint32_t count = s.rank.bucket_start[b + 1] - s.rank.bucket_start[b];
     cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> own(lookback[t * m + b]);
     std::uint32_t before = 0;  // bucket b's items in tiles 0 .. t - 1
     if (t != 0) {
@@ -147,25 +141,11 @@ __global__ void __launch_bounds__(Warps * 32)
     }
     own.store(kInclusiveFlag | (before + count), cuda::std::memory_order_relaxed);
     // Output place of the tile's i-th item of bucket b = base[b] + i.
-    base[b] = offsets[b] + before - storage.bucket_start[b];
+    s.base[b] = offsets[b] + before - s.rank.bucket_start[b];
   }
 
-#pragma unroll
-  for (int r = 0; r < Items; ++r) {
-    if (valid[r]) {
-      tile_keys[position[r]] = key[r];
-      tile_buckets[position[r]] = static_cast<std::uint8_t>(bucket[r]);
-      if constexpr (kHasValues<Value>) tile_values[position[r]] = value[r];
-    }
-  }
-  __syncthreads();
-  // Consecutive threads write consecutive places of one bucket's run.
-  const std::uint32_t total = storage.bucket_start[m];
-  for (std::uint32_t i = threadIdx.x; i < total; i += Warps * 32) {
-    const std::uint32_t dst = base[tile_buckets[i]] + i;
-    keys_out[dst] = tile_keys[i];
-    if constexpr (kHasValues<Value>) values_out[dst] = tile_values[i];
-  }
+  stage_and_scatter(s, m, key, value, bucket, valid, position, keys_out, values_out,
+                    [&](std::uint32_t i, std::uint32_t b) { return s.base[b] + i; });
 }
 
 }  // namespace graphkit::multisplit_detail

@@ -207,6 +207,22 @@ __device__ __forceinline__ void count_tile(const Key* keys, std::size_t n, std::
   }
 }
 
+/// After count_tile: the warps' counts (registers for m <= 32, lane l
+/// holding bucket l; shared rows otherwise) are summed over the block, and
+/// emit(b, sum) gets the block's count of each bucket b < m. All threads of
+/// the block must call it.
+template <int Warps, class Emit>
+__device__ __forceinline__ void block_counts(std::uint32_t (&warp_counts)[Warps][kMultisplitTileMaxBuckets],
+                                             const ballot_ranker& ranker, std::uint32_t m, Emit emit) {
+  if (m <= 32 && lane_id() < m) warp_counts[threadIdx.x / 32][lane_id()] = ranker.running;
+  __syncthreads();
+  for (unsigned b = threadIdx.x; b < m; b += Warps * 32) {
+    std::uint32_t sum = 0;
+    for (int w = 0; w < Warps; ++w) sum += warp_counts[w][b];
+    emit(b, sum);
+  }
+}
+
 template <int Warps, int Items, class Key, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32)
     block_prescan(const Key* keys, std::size_t n, std::uint32_t m, BucketOf bucket_of, std::uint32_t* histogram,
@@ -222,14 +238,8 @@ __global__ void __launch_bounds__(Warps * 32)
   std::uint32_t bad = 0;
   count_tile<Warps, Items>(keys, n, std::size_t{blockIdx.x} * Warps * 32 * Items, m, bits, bucket_of, vectorized,
                            ranker, warp_counts[warp], bad);
-  if (m <= 32 && lane_id() < m) warp_counts[warp][lane_id()] = ranker.running;  // lane l: bucket l
   report_out_of_range(bad, out_of_range);
-  __syncthreads();
-  for (unsigned b = threadIdx.x; b < m; b += Warps * 32) {
-    std::uint32_t sum = 0;
-    for (int w = 0; w < Warps; ++w) sum += warp_counts[w][b];
-    histogram[b * units + blockIdx.x] = sum;
-  }
+  block_counts(warp_counts, ranker, m, [&](unsigned b, std::uint32_t sum) { histogram[b * units + blockIdx.x] = sum; });
 }
 
 /// Shared memory of a kernel that ranks a tile and writes it out by bucket

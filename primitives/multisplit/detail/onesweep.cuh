@@ -73,14 +73,10 @@ __global__ void __launch_bounds__(Warps * 32)
   std::uint32_t bad = 0;
   for (std::size_t tile_first = blockIdx.x * kTile; tile_first < n; tile_first += gridDim.x * kTile)
     count_tile<Warps, Items>(keys, n, tile_first, m, bits, bucket_of, vectorized, ranker, warp_counts[warp], bad);
-  if (m <= 32 && lane_id() < m) warp_counts[warp][lane_id()] = ranker.running;  // lane l: bucket l
   report_out_of_range(bad, out_of_range);
-  __syncthreads();
-  for (unsigned b = threadIdx.x; b < m; b += Warps * 32) {
-    std::uint32_t sum = 0;
-    for (int w = 0; w < Warps; ++w) sum += warp_counts[w][b];
+  block_counts(warp_counts, ranker, m, [&](unsigned b, std::uint32_t sum) {
     if (sum != 0) atomicAdd(&counters->totals[b], sum);
-  }
+  });
   // The last block sees every block's totals (classic threadfence reduction).
   __threadfence();
   __syncthreads();

@@ -1,12 +1,19 @@
 // Multisplit throughput against the copy ceiling, CUB's radix sort on the
 // bucket ids (ceil(log2 m) bits) and, for m = 2, thrust::stable_partition,
-// all measured in this run. Every configuration's output is checked against
-// the radix sort's (both are stable), so no figure comes from a wrong answer.
+// all measured in this run. One row per method (warp for m <= 32, block,
+// onesweep; `(auto)` marks the one `automatic` takes at this m and size).
+// Every row's output is checked against the radix sort's (all are stable),
+// so no figure comes from a wrong answer.
 //
-// Bytes a split must move: a key is read twice (pre-scan, post-scan) and
-// written once, 12 B; a pair's value is read only by the post-scan, so a pair
-// moves 4 + 4 + 4 read + 8 written = 20 B (not the 24 B that reading values
-// twice would take; counting 24 put the pairs above the copy ceiling).
+// Bytes a method moves (the "% of copy bw" column; n items, m buckets):
+//   data: a key is read twice (histogram or pre-scan, then the split) and
+//   written once, 12 B; a pair's value is read once, so 20 B per pair (not
+//   24: counting the values twice put pairs above the copy ceiling);
+//   per-tile state, 4 B words: warp and block write an m x units histogram
+//   matrix, scan it in and out and read it back (16 m B per unit; units of
+//   256 items for warp, 2,048 for block); onesweep zeroes, publishes and
+//   reads m look-back words per tile (12 m B per tile of 4,096 keys or
+//   2,048 pairs).
 //
 //   multisplit_bench [--log-keys 28] [--log-pairs 27] [--reps 10]
 #include <CLI/CLI.hpp>
@@ -64,6 +71,34 @@ __global__ void unpack_pairs(const std::uint64_t* in, std::size_t n, std::uint32
 unsigned blocks(std::size_t n) { return static_cast<unsigned>((n + 255) / 256); }
 int bits_for(std::uint32_t m) { return m <= 1 ? 1 : 32 - __builtin_clz(m - 1); }
 
+const char* method_name(multisplit_method method) {
+  switch (method) {
+    case multisplit_method::warp: return "warp";
+    case multisplit_method::block: return "block";
+    case multisplit_method::onesweep: return "onesweep";
+    case multisplit_method::radix_sort: return "radix_sort";
+    default: return "automatic";
+  }
+}
+
+/// Bytes `method` moves for n 32-bit keys (or pairs of 32-bit key and value)
+/// into m buckets: the formula in the header comment, with the tile sizes
+/// the dispatch uses.
+template <class Value>
+double bytes_moved(multisplit_method method, std::size_t n, std::uint32_t m) {
+  using namespace multisplit_detail;
+  const double data = (kHasValues<Value> ? 20.0 : 12.0) * n;
+  const auto tiles = [&](std::size_t tile) { return static_cast<double>((n + tile - 1) / tile); };
+  switch (method) {
+    case multisplit_method::warp: return data + 16.0 * m * tiles(32 * tuning::kWarpItems);
+    case multisplit_method::block:
+      return data + 16.0 * m * tiles(32 * tuning::kWarps * tuning::block_items<std::uint32_t, Value>());
+    case multisplit_method::onesweep:
+      return data + 12.0 * m * tiles(32 * tuning::kWarps * tuning::onesweep_items<std::uint32_t, Value>());
+    default: return data;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -94,8 +129,8 @@ int main(int argc, char** argv) {
     });
     const double copy_gbs = 2.0 * n * 4 / copy_ms / 1e6;
     std::printf("multisplit on %s; copy ceiling %.0f GB/s (bytes read + written), median of %d\n", "the GPU", copy_gbs, reps);
-    std::printf("| items | m | ids | multisplit ms | G items/s | %% of copy bw (12 B/key, 20 B/pair) | CUB radix ms | vs CUB | stable_partition ms | vs partition | check | warp / block ms |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("| items | m | ids | method | ms | G items/s | %% of copy bw (bytes moved: see the formula above) | CUB radix ms | vs CUB | check |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
 
     auto radix_ms = [&](std::size_t count, auto* in_values, auto* out_values, int bits) {
       std::size_t bytes = 0;
@@ -112,45 +147,54 @@ int main(int argc, char** argv) {
       for (const std::uint32_t m : {2u, 4u, 8u, 16u, 32u, 64u, 128u, 256u}) {
         const uniform_bucket ub{m};
         const skewed_bucket sb{m};
-        // keys
+        const char* id_kind = skewed ? "skewed" : "uniform";
+        std::vector<multisplit_method> methods;
+        if (m <= kMultisplitWarpMaxBuckets) methods.push_back(multisplit_method::warp);
+        methods.push_back(multisplit_method::block);
+        methods.push_back(multisplit_method::onesweep);
+
+        // keys: CUB first, as the reference every method is checked against
         if (skewed) compute_ids<<<blocks(n), 256>>>(keys.data(), n, sb, ids.data());
         else compute_ids<<<blocks(n), 256>>>(keys.data(), n, ub, ids.data());
         GRAPHKIT_CHECK_LAUNCH();
-        // For m <= 32 both methods are timed (the dispatch rule's evidence); the
-        // table's figure is the automatic choice.
-        auto time_method = [&](multisplit_method method) {
-          return t.median_ms(reps, [&] {
+        const double cub = radix_ms(n, keys.data(), ref.data(), bits_for(m));
+        const multisplit_method chosen = multisplit_detail::resolve(multisplit_method::automatic, m, n);
+        for (const multisplit_method method : methods) {
+          const double ms = t.median_ms(reps, [&] {
             if (skewed) multisplit_keys_async(keys.data(), out.data(), n, m, sb, d_offsets.data(), ws, nullptr, method);
             else multisplit_keys_async(keys.data(), out.data(), n, m, ub, d_offsets.data(), ws, nullptr, method);
           });
-        };
-        char methods[64] = "-";
-        if (m <= kMultisplitWarpMaxBuckets)
-          std::snprintf(methods, sizeof methods, "warp %.3f / block %.3f", time_method(multisplit_method::warp),
-                        time_method(multisplit_method::block));
-        const double ms = time_method(multisplit_method::automatic);
-        const double cub = radix_ms(n, keys.data(), ref.data(), bits_for(m));
-        const bool ok = thrust::equal(thrust::device, out.data(), out.data() + n, ref.data()) &&
-                        ws.out_of_range_count() == 0;
-        all_ok = all_ok && ok;
-        char partition[64] = "-", vs_partition[32] = "-";
+          const bool ok = thrust::equal(thrust::device, out.data(), out.data() + n, ref.data()) &&
+                          ws.out_of_range_count() == 0;
+          all_ok = all_ok && ok;
+          std::printf("| 2^%d keys | %u | %s | %s%s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %s |\n", log_keys, m, id_kind,
+                      method_name(method), method == chosen ? " (auto)" : "", ms, n / ms / 1e6,
+                      100.0 * (bytes_moved<multisplit_detail::no_value>(method, n, m) / ms / 1e6) / copy_gbs, cub,
+                      cub / ms, ok ? "ok" : "WRONG");
+        }
         if (m == 2) {
           const is_bucket_zero pred{sb, skewed, m};
           const double pms = t.median_ms(
               reps, [&] { thrust::stable_partition(thrust::device, work.data(), work.data() + n, pred); },
               [&] { GRAPHKIT_CUDA_TRY(cudaMemcpy(work.data(), keys.data(), n * 4, cudaMemcpyDeviceToDevice)); });
-          std::snprintf(partition, sizeof partition, "%.3f", pms);
-          std::snprintf(vs_partition, sizeof vs_partition, "%.2fx", pms / ms);
+          const bool ok = thrust::equal(thrust::device, work.data(), work.data() + n, ref.data());
+          all_ok = all_ok && ok;
+          std::printf("| 2^%d keys | %u | %s | thrust::stable_partition | %.3f | %.1f | - | %.3f | %.2fx | %s |\n",
+                      log_keys, m, id_kind, pms, n / pms / 1e6, cub, cub / pms, ok ? "ok" : "WRONG");
         }
-        std::printf("| 2^%d keys | %u | %s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %s | %s | %s | %s |\n", log_keys, m,
-                    skewed ? "skewed" : "uniform", ms, n / ms / 1e6, 100.0 * (12.0 * n / ms / 1e6) / copy_gbs, cub,
-                    cub / ms, partition, vs_partition, ok ? "ok" : "WRONG", methods);
+
         // pairs: 32-bit keys with 32-bit values; CUB carries them packed in 64 bits
         if (skewed) compute_ids<<<blocks(np), 256>>>(keys.data(), np, sb, ids.data());
         else compute_ids<<<blocks(np), 256>>>(keys.data(), np, ub, ids.data());
         GRAPHKIT_CHECK_LAUNCH();
-        auto time_pairs = [&](multisplit_method method) {
-          return t.median_ms(reps, [&] {
+        pack_pairs<<<blocks(np), 256>>>(keys.data(), values.data(), np, packed.data());
+        GRAPHKIT_CHECK_LAUNCH();
+        const double pcub = radix_ms(np, packed.data(), packed_out.data(), bits_for(m));
+        unpack_pairs<<<blocks(np), 256>>>(packed_out.data(), np, ref.data(), work.data());
+        GRAPHKIT_CHECK_LAUNCH();
+        const multisplit_method pair_chosen = multisplit_detail::resolve(multisplit_method::automatic, m, np);
+        for (const multisplit_method method : methods) {
+          const double pms = t.median_ms(reps, [&] {
             if (skewed)
               multisplit_pairs_async(keys.data(), values.data(), out.data(), values_out.data(), np, m, sb,
                                      d_offsets.data(), ws, nullptr, method);
@@ -158,23 +202,14 @@ int main(int argc, char** argv) {
               multisplit_pairs_async(keys.data(), values.data(), out.data(), values_out.data(), np, m, ub,
                                      d_offsets.data(), ws, nullptr, method);
           });
-        };
-        char pair_methods[64] = "-";
-        if (m <= kMultisplitWarpMaxBuckets)
-          std::snprintf(pair_methods, sizeof pair_methods, "warp %.3f / block %.3f", time_pairs(multisplit_method::warp),
-                        time_pairs(multisplit_method::block));
-        const double pms = time_pairs(multisplit_method::automatic);
-        pack_pairs<<<blocks(np), 256>>>(keys.data(), values.data(), np, packed.data());
-        GRAPHKIT_CHECK_LAUNCH();
-        const double pcub = radix_ms(np, packed.data(), packed_out.data(), bits_for(m));
-        unpack_pairs<<<blocks(np), 256>>>(packed_out.data(), np, ref.data(), work.data());
-        GRAPHKIT_CHECK_LAUNCH();
-        const bool pok = thrust::equal(thrust::device, out.data(), out.data() + np, ref.data()) &&
-                         thrust::equal(thrust::device, values_out.data(), values_out.data() + np, work.data());
-        all_ok = all_ok && pok;
-        std::printf("| 2^%d pairs | %u | %s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | - | - | %s | %s |\n", log_pairs, m,
-                    skewed ? "skewed" : "uniform", pms, np / pms / 1e6, 100.0 * (20.0 * np / pms / 1e6) / copy_gbs,
-                    pcub, pcub / pms, pok ? "ok" : "WRONG", pair_methods);
+          const bool pok = thrust::equal(thrust::device, out.data(), out.data() + np, ref.data()) &&
+                           thrust::equal(thrust::device, values_out.data(), values_out.data() + np, work.data());
+          all_ok = all_ok && pok;
+          std::printf("| 2^%d pairs | %u | %s | %s%s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %s |\n", log_pairs, m,
+                      id_kind, method_name(method), method == pair_chosen ? " (auto)" : "", pms, np / pms / 1e6,
+                      100.0 * (bytes_moved<std::uint32_t>(method, np, m) / pms / 1e6) / copy_gbs, pcub, pcub / pms,
+                      pok ? "ok" : "WRONG");
+        }
       }
     }
     return all_ok ? 0 : 1;

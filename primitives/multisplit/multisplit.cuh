@@ -14,13 +14,25 @@
 // Methods (multisplit_method): `warp` (units are warps; ranks and counts in
 // registers from ballots; m <= 32), `block` (units are blocks; ballots rank
 // within warps, a shared-memory scan combines the warps; m <= 256),
-// `radix_sort` (a stable CUB radix sort on the bucket-id bits; any m, the
-// fallback past 256), and `automatic`: block for 2 <= m <= 256 (it measured
-// faster than warp at every m on sm_90, see detail/dispatch.cuh), radix_sort
-// beyond.
+// `onesweep` (m <= 256, fewer than 2^30 items: a histogram pass, then one
+// pass in which each tile ranks its items, gets its per-bucket offsets by
+// decoupled look-back and scatters; see detail/onesweep.cuh), `radix_sort`
+// (a stable CUB radix sort on the bucket-id bits; any m, the fallback past
+// 256), and `automatic`: warp for m = 1, block for 2 <= m <= 256 (onesweep
+// from tuning::kOnesweepMinBuckets up, which the H100 measurements put past
+// 256 for now: it lost to block below m = 256), radix_sort beyond; all set
+// in detail/dispatch.cuh. Offsets alone take the one-sweep histogram pass.
 //
-// Traffic: 12 bytes per 32-bit key (read twice, written once); 20 per pair
-// of 32-bit key and value (values are read by the post-scan only).
+// Traffic: 12 bytes per 32-bit key (read twice, written once) for block and
+// onesweep; 20 per pair of 32-bit key and value (values are read once). The
+// block method adds an m x tiles histogram matrix (written, scanned, read
+// back); onesweep adds m look-back words per tile of 4,096 keys or 2,048
+// pairs (zeroed, published, read by the next tiles).
+//
+// Entry points: the device-level calls below; block_multisplit_tile
+// (detail/block_rank.cuh) for a block that splits its own tile;
+// warp_multisplit_reserve (warp_append.cuh) for warps appending to m <= 32
+// lists.
 //
 // Host API: every call takes a multisplit_workspace that owns and reuses the
 // temporary storage. `*_async` calls enqueue on the stream and return; the
@@ -39,7 +51,7 @@
 
 namespace graphkit {
 
-enum class multisplit_method { automatic, warp, block, radix_sort };
+enum class multisplit_method { automatic, warp, block, radix_sort, onesweep };
 
 /// Largest m the warp and block methods take; radix_sort takes any m < 2^32.
 inline constexpr std::uint32_t kMultisplitWarpMaxBuckets = 32;
@@ -67,6 +79,8 @@ class multisplit_workspace {
   device_buffer<std::uint32_t> order_;      ///< radix_sort: permutation
   device_buffer<std::uint32_t> sorted_order_;
   device_buffer<std::uint32_t> out_of_range_;  ///< one counter
+  device_buffer<std::uint32_t> onesweep_counters_;  ///< onesweep: bucket totals, block and tile counters
+  device_buffer<std::uint32_t> lookback_;           ///< onesweep: m look-back words per tile
 };
 
 /// Adapts precomputed bucket ids (one per key) to the bucket-functor slot:

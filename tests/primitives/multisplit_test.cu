@@ -30,12 +30,13 @@ struct u64_bucket {
 };
 
 constexpr multisplit_method kAllMethods[] = {multisplit_method::warp, multisplit_method::block,
-                                             multisplit_method::radix_sort, multisplit_method::automatic};
+                                             multisplit_method::onesweep, multisplit_method::radix_sort,
+                                             multisplit_method::automatic};
 
 bool method_takes(multisplit_method method, std::uint32_t m) {
   return method == multisplit_method::warp ? m <= kMultisplitWarpMaxBuckets
-         : method == multisplit_method::block ? m <= kMultisplitBlockMaxBuckets
-                                              : true;
+         : method == multisplit_method::block || method == multisplit_method::onesweep ? m <= kMultisplitBlockMaxBuckets
+                                                                                        : true;
 }
 
 const char* name(multisplit_method method) {
@@ -43,6 +44,7 @@ const char* name(multisplit_method method) {
     case multisplit_method::warp: return "warp";
     case multisplit_method::block: return "block";
     case multisplit_method::radix_sort: return "radix_sort";
+    case multisplit_method::onesweep: return "onesweep";
     default: return "automatic";
   }
 }
@@ -63,7 +65,7 @@ model stable_split(const std::vector<std::uint32_t>& ids, std::uint32_t m) {
   return out;
 }
 
-enum class pattern { uniform, skewed, alternating, sorted, reversed, one_bucket, two_ends };
+enum class pattern { uniform, skewed, alternating, sorted, reversed, one_bucket, two_ends, zipf };
 
 std::vector<std::uint32_t> make_ids(std::size_t n, std::uint32_t m, pattern p, std::mt19937_64& rng) {
   std::vector<std::uint32_t> ids(n);
@@ -76,7 +78,17 @@ std::vector<std::uint32_t> make_ids(std::size_t n, std::uint32_t m, pattern p, s
       case pattern::reversed: ids[i] = m - 1 - static_cast<std::uint32_t>(i * m / std::max<std::size_t>(n, 1)); break;
       case pattern::one_bucket: ids[i] = m / 2; break;
       case pattern::two_ends: ids[i] = rng() % 2 ? m - 1 : 0; break;
+      case pattern::zipf: break;
     }
+  }
+  if (p == pattern::zipf) {  // P(bucket b) proportional to 1 / (b + 1), ids shuffled so bucket 0 is not special
+    std::vector<double> weights(m);
+    for (std::uint32_t b = 0; b < m; ++b) weights[b] = 1.0 / (b + 1);
+    std::discrete_distribution<std::uint32_t> zipf(weights.begin(), weights.end());
+    std::vector<std::uint32_t> relabel(m);
+    std::iota(relabel.begin(), relabel.end(), 0u);
+    std::shuffle(relabel.begin(), relabel.end(), rng);
+    for (auto& id : ids) id = relabel[zipf(rng)];
   }
   return ids;
 }
@@ -331,6 +343,53 @@ TEST(BlockMultisplitTile, RanksATileStably) {
   }
 }
 
+// The one-sweep method around its tile sizes (4,096 keys, 2,048 pairs of
+// 32-bit words with today's tuning): sizes that end a tile early, fill it, or spill one item
+// into the next, and inputs of many tiles whose look-back chains span
+// hundreds of tiles, with uniform, one-bucket and Zipf ids.
+TEST(Multisplit, OnesweepAroundTileSizes) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  for (const std::uint32_t m : {1u, 2u, 3u, 8u, 31u, 32u, 33u, 64u, 255u, 256u}) {
+    for (const bool pairs : {false, true}) {
+      using multisplit_detail::tuning;
+      const std::size_t tile =
+          std::size_t{tuning::kWarps} * 32 *
+          (pairs ? tuning::onesweep_items<std::uint32_t, std::uint32_t>()
+                 : tuning::onesweep_items<std::uint32_t, multisplit_detail::no_value>());
+      for (const std::size_t n : {std::size_t{0}, std::size_t{1}, tile - 1, tile, tile + 1, 3 * tile + 5,
+                                  std::size_t{1} << 20}) {
+        for (const pattern p : {pattern::uniform, pattern::one_bucket, pattern::zipf, pattern::skewed}) {
+          check_split(make_ids(n, m, p, rng), m, multisplit_method::onesweep, pairs, n % 2 == 1, ws);
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+TEST(Multisplit, OnesweepLargeRandomAndOffsetsOnly) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  const std::size_t n = (std::size_t{1} << 22) + rng() % 100000;  // encode() keeps the low 20 bits of the position
+  for (const std::uint32_t m : {2u, 33u, 256u}) {
+    for (const pattern p : {pattern::uniform, pattern::zipf}) {
+      const auto ids = make_ids(n, m, p, rng);
+      check_split(ids, m, multisplit_method::onesweep, p == pattern::zipf, false, ws);
+      if (HasFatalFailure()) return;
+      const std::vector<std::uint32_t> keys = encode(ids);
+      device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)};
+      EXPECT_EQ(multisplit_offsets(d_keys.data(), n, m, top_bits_bucket{}, ws), stable_split(ids, m).offsets);
+    }
+  }
+}
+
 TEST(Multisplit, BadArgumentsAreErrors) {
   GRAPHKIT_REQUIRE_GPU();
   multisplit_workspace ws;
@@ -338,6 +397,11 @@ TEST(Multisplit, BadArgumentsAreErrors) {
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 0, mod_bucket{1}, ws), error);
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 33, mod_bucket{33}, ws, nullptr, multisplit_method::warp), error);
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::block), error);
+  EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::onesweep), error);
+  // 30-bit look-back counts: refused before anything is read.
+  EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), std::size_t{1} << 30, 4, mod_bucket{4}, ws, nullptr,
+                                     multisplit_method::onesweep),
+               error);
 }
 
 }  // namespace

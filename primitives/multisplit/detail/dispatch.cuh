@@ -11,6 +11,7 @@
 #include "primitives/common/error.hpp"
 #include "primitives/common/launch.hpp"
 #include "primitives/multisplit/detail/kernels.cuh"
+#include "primitives/multisplit/detail/onesweep.cuh"
 
 namespace graphkit {
 
@@ -35,21 +36,45 @@ struct tuning_sm90 {
     constexpr std::size_t bytes = sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0);
     return bytes <= 8 ? 8 : 6;
   }
+  /// The one-sweep method: tiles of 8 warps x onesweep_items() items. Bigger
+  /// tiles mean fewer look-back words (m per tile) and longer runs per bucket
+  /// in the scatter; 16 items fit 48 KB of static shared memory for 4-byte
+  /// keys only.
+  template <class Key, class Value>
+  static constexpr int onesweep_items() {
+    constexpr std::size_t bytes = sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0);
+    return bytes <= 4 ? 16 : 8;
+  }
+  /// `automatic` takes the one-sweep method from this m up (and below 2^30
+  /// items), the block method below it: THE place to set from the H100
+  /// measurements (multisplit_bench's block and onesweep rows). Measured on
+  /// an H100 (2^28 keys / 2^27 pairs, ms, onesweep vs block in the same
+  /// run): keys m = 2 2.12 vs 1.47, m = 32 2.69 vs 2.28; pairs m = 2 1.64
+  /// vs 0.95, m = 32 1.75 vs 1.38; at m = 256 (block from an earlier run)
+  /// keys 3.57 vs 3.60, pairs 2.43 vs 2.86. The one-sweep pass runs at
+  /// ~1 TB/s (ncu: 33% of DRAM peak, 37% of warps active) and loses below
+  /// m = 256, so `automatic` keeps the block method everywhere for now
+  /// (257: never); `onesweep` stays selectable. See bench/NOTES.md.
+  static constexpr std::uint32_t kOnesweepMinBuckets = kMultisplitBlockMaxBuckets + 1;
 };
 using tuning = tuning_sm90;
 
 inline int id_bits(std::uint32_t m) { return m <= 1 ? 0 : 32 - __builtin_clz(m - 1); }
 
-inline multisplit_method resolve(multisplit_method method, std::uint32_t m) {
+inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std::size_t n) {
   if (m == 0) throw error("multisplit: the number of buckets must be at least 1");
   if (method == multisplit_method::automatic)
     return m <= tuning::kWarpMethodMaxBuckets ? multisplit_method::warp
-           : m <= kMultisplitBlockMaxBuckets  ? multisplit_method::block
-                                              : multisplit_method::radix_sort;
+           : m > kMultisplitBlockMaxBuckets   ? multisplit_method::radix_sort
+           : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems ? multisplit_method::onesweep
+                                                                       : multisplit_method::block;
   if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)
     throw error("multisplit: the warp method takes at most 32 buckets, asked for " + std::to_string(m));
-  if (method == multisplit_method::block && m > kMultisplitBlockMaxBuckets)
-    throw error("multisplit: the block method takes at most 256 buckets, asked for " + std::to_string(m));
+  if ((method == multisplit_method::block || method == multisplit_method::onesweep) && m > kMultisplitBlockMaxBuckets)
+    throw error("multisplit: the block and onesweep methods take at most 256 buckets, asked for " + std::to_string(m));
+  if (method == multisplit_method::onesweep && n >= kOnesweepMaxItems)
+    throw error("multisplit: the onesweep method takes fewer than 2^30 items (30-bit look-back counts), asked for " +
+                std::to_string(n));
   return method;
 }
 
@@ -87,13 +112,65 @@ void radix_split(const Key* keys_in, const Value* values_in, Key* keys_out, Valu
   GRAPHKIT_CHECK_LAUNCH();
 }
 
+/// The one-sweep method (see detail/onesweep.cuh): a histogram pass that
+/// also writes the offsets, then, unless offsets_only, the one-sweep pass.
+template <class Key, class Value, class BucketOf>
+void onesweep_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                    std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
+                    cudaStream_t stream, bool offsets_only) {
+  constexpr int kWarps = tuning::kWarps;
+  constexpr int kItems = tuning::onesweep_items<Key, Value>();
+  constexpr std::size_t kTile = std::size_t{kWarps} * 32 * kItems;
+  const std::size_t tiles = (n + kTile - 1) / kTile;
+  const std::size_t lookback_words = offsets_only ? 0 : tiles * m;
+  auto* counters = reinterpret_cast<onesweep_counters*>(
+      ws.scratch(ws.onesweep_counters_, sizeof(onesweep_counters) / sizeof(std::uint32_t)));
+  std::uint32_t* lookback = ws.scratch(ws.lookback_, lookback_words);
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(counters, 0, sizeof(onesweep_counters), stream));
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
+  // The histogram pass reads keys only; its blocks walk tiles of their own
+  // size grid-stride, so the grid is one resident wave (a partial second
+  // wave would leave most SMs idle at the end). It also zeroes the
+  // look-back words.
+  constexpr int kHistogramItems = tuning::block_items<Key, no_value>();
+  const auto histogram = onesweep_histogram<kWarps, kHistogramItems, Key, BucketOf>;
+  static const unsigned per_sm = [&] {
+    int blocks = 0;
+    GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, histogram, kWarps * 32, 0));
+    return static_cast<unsigned>(std::max(blocks, 1));
+  }();
+  const std::size_t histogram_tiles = (n + std::size_t{kWarps} * 32 * kHistogramItems - 1) /
+                                      (std::size_t{kWarps} * 32 * kHistogramItems);
+  const unsigned histogram_grid =
+      grid_stride_blocks(std::max(histogram_tiles, lookback_words / (kWarps * 32)), 1, per_sm);
+  histogram<<<histogram_grid, kWarps * 32, 0, stream>>>(keys_in, n, m, bucket_of,
+                                                        reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0, counters,
+                                                        lookback, lookback_words, offsets, ws.out_of_range_.data());
+  GRAPHKIT_CHECK_LAUNCH();
+  if (offsets_only || tiles == 0) return;
+  onesweep_scatter<kWarps, kItems><<<static_cast<unsigned>(tiles), kWarps * 32, 0, stream>>>(
+      keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, counters, lookback);
+  GRAPHKIT_CHECK_LAUNCH();
+}
+
 template <class Key, class Value, class BucketOf>
 void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
          std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws, cudaStream_t stream,
          multisplit_method method, bool offsets_only) {
-  method = resolve(method, m);
   if (n >= std::numeric_limits<std::uint32_t>::max())
     throw error("multisplit: " + std::to_string(n) + " items; at most 2^32 - 2 are supported (32-bit offsets)");
+  const bool automatic = method == multisplit_method::automatic;
+  method = resolve(method, m, n);
+  constexpr std::size_t kBlockTile = std::size_t{tuning::kWarps} * 32 * tuning::block_items<Key, Value>();
+  // Offsets alone: the one-sweep histogram pass is the whole job (no matrix).
+  if (automatic && offsets_only && method == multisplit_method::block && n < kOnesweepMaxItems)
+    method = multisplit_method::onesweep;
+  // One block tile: the block method's single-launch path (block_postscan).
+  if (automatic && !offsets_only && method == multisplit_method::onesweep && n <= kBlockTile)
+    method = multisplit_method::block;
+  if (method == multisplit_method::onesweep)
+    return onesweep_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
+                          offsets_only);
   if (method == multisplit_method::radix_sort) {
     GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
     return radix_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);

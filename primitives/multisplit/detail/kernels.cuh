@@ -156,22 +156,25 @@ __global__ void __launch_bounds__(Warps * 32)
 
 // ---- block method (m <= 256): units are blocks ----------------------------
 
+/// Counts one tile of Warps * 32 * Items keys (the tile starting at
+/// tile_first) into this warp's counters: lane l's `ranker.running` holds
+/// bucket l when m <= 32, else `warp_counts` (this warp's shared row, m
+/// words) is added to. Counters are not reset, so a block can walk several
+/// tiles. Out-of-range ids are counted in `bad`. The histogram pass of the
+/// block method and of the one-sweep method both count with it.
 template <int Warps, int Items, class Key, class BucketOf>
-__global__ void __launch_bounds__(Warps * 32)
-    block_prescan(const Key* keys, std::size_t n, std::uint32_t m, BucketOf bucket_of, std::uint32_t* histogram,
-                  std::size_t units, bool vectorized, std::uint32_t* out_of_range) {
-  __shared__ std::uint32_t warp_counts[Warps][kMultisplitTileMaxBuckets];
+__device__ __forceinline__ void count_tile(const Key* keys, std::size_t n, std::size_t tile_first, std::uint32_t m,
+                                           int bits, const BucketOf& bucket_of, bool vectorized,
+                                           ballot_ranker& ranker, std::uint32_t* warp_counts, std::uint32_t& bad) {
   const unsigned warp = threadIdx.x / 32;
-  const std::size_t first = (std::size_t{blockIdx.x} * Warps + warp) * 32 * Items + lane_id();
+  const std::size_t first = tile_first + warp * 32 * Items + lane_id();
   Key key[Items];
   std::uint32_t bucket[Items];
   bool valid[Items];
-  std::uint32_t bad = 0;
   // Counting needs no particular order, so full tiles of aligned keys load
   // 16 bytes per thread at a time: a quarter of the load instructions.
   constexpr int kPerVector = 16 / sizeof(Key);
   constexpr int kTile = Warps * 32 * Items;
-  const std::size_t tile_first = std::size_t{blockIdx.x} * kTile;
   if constexpr (16 % sizeof(Key) == 0 && Items % kPerVector == 0) {
     if (vectorized && tile_first + kTile <= n) {
       const auto* vectors = reinterpret_cast<const uint4*>(keys + tile_first);
@@ -195,24 +198,89 @@ __global__ void __launch_bounds__(Warps * 32)
   } else {
     load_items(keys, n, first, m, bucket_of, key, bucket, valid, bad);
   }
-  const int bits = m <= 1 ? 0 : 32 - __clz(m - 1);
-  if (m <= 32) {  // counts in registers, lane l: bucket l
-    ballot_ranker ranker;
+  if (m <= 32) {
 #pragma unroll
     for (int r = 0; r < Items; ++r) ranker.count(bucket[r], valid[r], bits);
-    if (lane_id() < m) warp_counts[warp][lane_id()] = ranker.running;
   } else {
-    for (unsigned b = lane_id(); b < m; b += 32) warp_counts[warp][b] = 0;
-    __syncwarp();
 #pragma unroll
-    for (int r = 0; r < Items; ++r) (void)shared_rank(warp_counts[warp], bucket[r], valid[r], bits);
+    for (int r = 0; r < Items; ++r) (void)shared_rank(warp_counts, bucket[r], valid[r], bits);
   }
-  report_out_of_range(bad, out_of_range);
+}
+
+/// After count_tile: the warps' counts (registers for m <= 32, lane l
+/// holding bucket l; shared rows otherwise) are summed over the block, and
+/// emit(b, sum) gets the block's count of each bucket b < m. All threads of
+/// the block must call it.
+template <int Warps, class Emit>
+__device__ __forceinline__ void block_counts(std::uint32_t (&warp_counts)[Warps][kMultisplitTileMaxBuckets],
+                                             const ballot_ranker& ranker, std::uint32_t m, Emit emit) {
+  if (m <= 32 && lane_id() < m) warp_counts[threadIdx.x / 32][lane_id()] = ranker.running;
   __syncthreads();
   for (unsigned b = threadIdx.x; b < m; b += Warps * 32) {
     std::uint32_t sum = 0;
     for (int w = 0; w < Warps; ++w) sum += warp_counts[w][b];
-    histogram[b * units + blockIdx.x] = sum;
+    emit(b, sum);
+  }
+}
+
+template <int Warps, int Items, class Key, class BucketOf>
+__global__ void __launch_bounds__(Warps * 32)
+    block_prescan(const Key* keys, std::size_t n, std::uint32_t m, BucketOf bucket_of, std::uint32_t* histogram,
+                  std::size_t units, bool vectorized, std::uint32_t* out_of_range) {
+  __shared__ std::uint32_t warp_counts[Warps][kMultisplitTileMaxBuckets];
+  const unsigned warp = threadIdx.x / 32;
+  const int bits = m <= 1 ? 0 : 32 - __clz(m - 1);
+  if (m > 32) {
+    for (unsigned b = lane_id(); b < m; b += 32) warp_counts[warp][b] = 0;
+    __syncwarp();
+  }
+  ballot_ranker ranker;
+  std::uint32_t bad = 0;
+  count_tile<Warps, Items>(keys, n, std::size_t{blockIdx.x} * Warps * 32 * Items, m, bits, bucket_of, vectorized,
+                           ranker, warp_counts[warp], bad);
+  report_out_of_range(bad, out_of_range);
+  block_counts(warp_counts, ranker, m, [&](unsigned b, std::uint32_t sum) { histogram[b * units + blockIdx.x] = sum; });
+}
+
+/// Shared memory of a kernel that ranks a tile and writes it out by bucket
+/// (the block post-scan, the one-sweep pass).
+template <int Warps, int Items, class Key, class Value>
+struct split_tile_storage {
+  static constexpr int kTile = Warps * 32 * Items;
+  typename block_multisplit_tile<Warps, Items>::storage rank;
+  std::uint32_t base[kMultisplitTileMaxBuckets];  ///< output index of a bucket's tile place 0
+  Key keys[kTile];                                 ///< the tile in bucket order
+  value_tile<Value, kTile> values;
+  std::uint8_t buckets[kTile];
+};
+
+/// Writes a ranked tile (item r of this thread goes to tile place
+/// position[r]) to shared memory in bucket order, then to global memory:
+/// consecutive threads take consecutive places, which lie in one bucket's
+/// run, so the writes coalesce. place(i, b) is the output index of the
+/// tile's i-th item in bucket order, whose bucket is b. All threads of the
+/// block must call it, after rank() filled s.rank.
+template <int Warps, int Items, class Key, class Value, class Place>
+__device__ __forceinline__ void stage_and_scatter(split_tile_storage<Warps, Items, Key, Value>& s,
+                                                  std::uint32_t m, const Key (&key)[Items],
+                                                  const value_tile<Value, Items>& value,
+                                                  const std::uint32_t (&bucket)[Items], const bool (&valid)[Items],
+                                                  const std::uint32_t (&position)[Items], Key* keys_out,
+                                                  Value* values_out, Place place) {
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    if (valid[r]) {
+      s.keys[position[r]] = key[r];
+      s.buckets[position[r]] = static_cast<std::uint8_t>(bucket[r]);
+      if constexpr (kHasValues<Value>) s.values[position[r]] = value[r];
+    }
+  }
+  __syncthreads();
+  const std::uint32_t total = s.rank.bucket_start[m];
+  for (std::uint32_t i = threadIdx.x; i < total; i += Warps * 32) {
+    const std::uint32_t dst = place(i, s.buckets[i]);
+    keys_out[dst] = s.keys[i];
+    if constexpr (kHasValues<Value>) values_out[dst] = s.values[i];
   }
 }
 
@@ -232,14 +300,7 @@ __global__ void __launch_bounds__(Warps * 32)
     block_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                    std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t units,
                    single_tile_outputs single_tile = {nullptr, nullptr}) {
-  using tile = block_multisplit_tile<Warps, Items>;
-  constexpr int kTile = Warps * 32 * Items;
-  __shared__ typename tile::storage storage;
-  __shared__ std::uint32_t base[kMultisplitTileMaxBuckets];
-  __shared__ Key tile_keys[kTile];
-  __shared__ value_tile<Value, kTile> tile_values;
-  __shared__ std::uint8_t tile_buckets[kTile];
-
+  __shared__ split_tile_storage<Warps, Items, Key, Value> s;
   const unsigned warp = threadIdx.x / 32;
   const std::size_t first = (std::size_t{blockIdx.x} * Warps + warp) * 32 * Items + lane_id();
   Key key[Items];
@@ -250,32 +311,20 @@ __global__ void __launch_bounds__(Warps * 32)
   load_items(keys_in, n, first, m, bucket_of, key, bucket, valid, bad);
   load_values<Items>(values_in, n, first, value);
   if (!single_tile.offsets)
-    for (unsigned b = threadIdx.x; b < m; b += Warps * 32) base[b] = scanned[b * units + blockIdx.x];
+    for (unsigned b = threadIdx.x; b < m; b += Warps * 32) s.base[b] = scanned[b * units + blockIdx.x];
   if (single_tile.offsets) {
     if (threadIdx.x == 0) *single_tile.out_of_range = 0;
     __syncthreads();
     report_out_of_range(bad, single_tile.out_of_range);
   }
-  tile::rank(storage, bucket, valid, m, position);
+  block_multisplit_tile<Warps, Items>::rank(s.rank, bucket, valid, m, position);
   if (single_tile.offsets)
-    for (unsigned b = threadIdx.x; b <= m; b += Warps * 32) single_tile.offsets[b] = storage.bucket_start[b];
-#pragma unroll
-  for (int r = 0; r < Items; ++r) {
-    if (valid[r]) {
-      tile_keys[position[r]] = key[r];
-      tile_buckets[position[r]] = static_cast<std::uint8_t>(bucket[r]);
-      if constexpr (kHasValues<Value>) tile_values[position[r]] = value[r];
-    }
-  }
-  __syncthreads();
-  const std::uint32_t total = storage.bucket_start[m];
-  for (std::uint32_t i = threadIdx.x; i < total; i += Warps * 32) {
-    const std::uint32_t b = tile_buckets[i];
-    // One tile: its order is the output order.
-    const std::uint32_t dst = single_tile.offsets ? i : base[b] + i - storage.bucket_start[b];
-    keys_out[dst] = tile_keys[i];
-    if constexpr (kHasValues<Value>) values_out[dst] = tile_values[i];
-  }
+    for (unsigned b = threadIdx.x; b <= m; b += Warps * 32) single_tile.offsets[b] = s.rank.bucket_start[b];
+  // One tile: its order is the output order.
+  stage_and_scatter(s, m, key, value, bucket, valid, position, keys_out, values_out,
+                    [&](std::uint32_t i, std::uint32_t b) {
+                      return single_tile.offsets ? i : s.base[b] + i - s.rank.bucket_start[b];
+                    });
 }
 
 /// offsets[b] = base of bucket b in unit 0; offsets[m] = the total.

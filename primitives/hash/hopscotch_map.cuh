@@ -490,9 +490,7 @@ struct hopscotch_ref {
       done = atomicCAS(info_at(h), seen, next) == seen;
       if (done) {
         __threadfence();
-        // A store, not an exchange: the slot is ours once unlisted (no insert
-        // claims a slot that is not empty), so one atomic per erase is left.
-        *reinterpret_cast<volatile unsigned long long*>(slot_at(at(h, present))) = empty_word();
+        atomicExch(slot_at(at(h, present)), empty_word());
       }
     }
     return tile.shfl(done, 0);

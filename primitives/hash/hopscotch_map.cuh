@@ -315,30 +315,18 @@ struct hopscotch_ref {
     }
   }
 
-  /// Slots each lane reads per step of claim_empty's scan, all loads in flight
-  /// together: at load 0.9 the nearest empty slot is often tens of slots
-  /// away, and a step of Tile slots was one round trip each.
-  static constexpr std::uint32_t kScanLoads = 4;
-
   /// Claims the nearest empty slot at or after h; returns its distance, or capacity.
   template <class Group>
   __device__ std::uint32_t claim_empty(const Group& tile, std::uint32_t h) const {
-    for (std::uint32_t base = 0; base < capacity; base += Tile * kScanLoads) {
-      bool empty[kScanLoads];
-#pragma unroll
-      for (std::uint32_t j = 0; j < kScanLoads; ++j) {
-        const std::uint32_t d = base + j * Tile + tile.thread_rank();
-        empty[j] = d < capacity && static_cast<std::uint32_t>(load(slot_at(at(h, d))) >> 32) == empty_key;
-      }
-#pragma unroll
-      for (std::uint32_t j = 0; j < kScanLoads; ++j) {
-        for (unsigned candidates = tile.ballot(empty[j]); candidates != 0; candidates &= candidates - 1) {
-          const std::uint32_t pick = base + j * Tile + __ffs(candidates) - 1;
-          bool won = false;
-          if (tile.thread_rank() == 0)
-            won = atomicCAS(slot_at(at(h, pick)), empty_word(), reserved_word()) == empty_word();
-          if (tile.shfl(won, 0)) return pick;
-        }
+    for (std::uint32_t base = 0; base < capacity; base += Tile) {
+      const std::uint32_t d = base + tile.thread_rank();
+      bool empty = false;
+      if (d < capacity) empty = static_cast<std::uint32_t>(load(slot_at(at(h, d))) >> 32) == empty_key;
+      for (unsigned candidates = tile.ballot(empty); candidates != 0; candidates &= candidates - 1) {
+        const std::uint32_t pick = base + __ffs(candidates) - 1;
+        bool won = false;
+        if (tile.thread_rank() == 0) won = atomicCAS(slot_at(at(h, pick)), empty_word(), reserved_word()) == empty_word();
+        if (tile.shfl(won, 0)) return pick;
       }
     }
     return capacity;

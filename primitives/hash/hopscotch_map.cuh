@@ -34,8 +34,7 @@
 //     inserts reuse, so a stash probe stops at the first empty slot. An insert
 //     fails only when the stash too is full.
 //   * find takes no lock. It reads the bitmap and the home slot in one
-//     16-byte load (the two arrays are interleaved), and beside it the next
-//     three slots (one 16-byte load per lane), then the other slots the
+//     16-byte load (the two arrays are interleaved), then the other slots the
 //     bitmap names; a key in a slot that the bitmap names is a hit. A miss is confirmed by reading the
 //     version again: if a displacement touched the bucket in between, the
 //     find looks again. Finds therefore never miss a key that is present for
@@ -164,45 +163,15 @@ struct hopscotch_ref {
     return -1;
   }
 
-  /// Entries (info word and slot) a find reads in its first step, one per lane.
-  static constexpr std::uint32_t kFindAhead = 4;
-
-  /// A find's lookup: the first kFindAhead entries from home (h's info word
-  /// and slot, then slots h + 1, h + 2, ...) in one 16-byte load per lane, so
-  /// a key within 3 slots of its home costs one round trip; then the other
-  /// listed slots. A slot read beside the bitmap rather than after it is
-  /// trusted for a hit only: listed slots that did not match (bar the home
-  /// slot, read in the bitmap's own load) are read again after the bitmap, so
-  /// a key present throughout is never missed. Not for erase or insert, whose
-  /// CAS on the info word needs the slot read after the bitmap.
-  template <class Group>
-  __device__ int locate_ahead(const Group& tile, std::uint32_t h, std::uint32_t k, unsigned long long& seen,
-                              std::uint32_t& value) const {
-    const std::uint32_t r = tile.thread_rank();
-    unsigned long long info = 0, word = 0;
-    if (r < kFindAhead) load_home(at(h, r), info, word);
-    seen = tile.shfl(info, 0);
-    std::uint32_t bits = static_cast<std::uint32_t>(seen);
-    const bool hit = r < kFindAhead && ((bits >> r) & 1u) && static_cast<std::uint32_t>(word >> 32) == k;
-    const unsigned hits = tile.ballot(hit);
-    if (hits != 0) {
-      const int src = __ffs(hits) - 1;
-      value = tile.shfl(static_cast<std::uint32_t>(word), src);
-      return src;
-    }
-    bits &= ~1u;
-    return locate(tile, h, bits, k, value);
-  }
-
   template <class Group>
   __device__ std::uint32_t find(const Group& tile, std::uint32_t k) const
     requires(has_op(Ops, hash_ops::find))
   {
     const std::uint32_t h = home(k);
     for (;;) {
-      unsigned long long before = 0;
+      unsigned long long before = 0, home_word = 0;
       std::uint32_t value = empty_value;
-      if (locate_ahead(tile, h, k, before, value) >= 0) return value;
+      if (locate_from_home(tile, h, k, before, home_word, value) >= 0) return value;
       if ((before & hop_detail::kStashed) && stash_locate(tile, k, value) < stash_capacity) return value;
       __threadfence();
       unsigned long long after = 0;

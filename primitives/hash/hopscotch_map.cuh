@@ -170,8 +170,16 @@ struct hopscotch_ref {
     const std::uint32_t h = home(k);
     for (;;) {
       unsigned long long before = 0, home_word = 0;
+      if (tile.thread_rank() == 0) load_home(h, before, home_word);
+      before = tile.shfl(before, 0);
+      std::uint32_t bits = static_cast<std::uint32_t>(before);
+      if (bits & 1u) {  // the home slot came with the bitmap
+        home_word = tile.shfl(home_word, 0);
+        if (static_cast<std::uint32_t>(home_word >> 32) == k) return static_cast<std::uint32_t>(home_word);
+        bits &= ~1u;
+      }
       std::uint32_t value = empty_value;
-      if (locate_from_home(tile, h, k, before, home_word, value) >= 0) return value;
+      if (locate(tile, h, bits, k, value) >= 0) return value;
       if ((before & hop_detail::kStashed) && stash_locate(tile, k, value) < stash_capacity) return value;
       __threadfence();
       unsigned long long after = 0;
@@ -357,74 +365,41 @@ struct hopscotch_ref {
     return tile.any(reserved);
   }
 
-  /// k's offset among home h's listed slots (its value in `value`), or -1,
-  /// reading the home's info word and home slot in one 16-byte load (the slot
-  /// most keys live in) and the other listed slots only when k is not at
-  /// home. `seen` and `home_word` receive what that load read. All tile
-  /// threads call it.
+  /// The home's info word as the tile's first thread reads it.
   template <class Group>
-  __device__ int locate_from_home(const Group& tile, std::uint32_t h, std::uint32_t k, unsigned long long& seen,
-                                  unsigned long long& home_word, std::uint32_t& value) const {
-    seen = 0, home_word = 0;
-    if (tile.thread_rank() == 0) load_home(h, seen, home_word);
-    seen = tile.shfl(seen, 0);
-    home_word = tile.shfl(home_word, 0);
-    std::uint32_t bits = static_cast<std::uint32_t>(seen);
-    if (bits & 1u) {
-      if (static_cast<std::uint32_t>(home_word >> 32) == k) {
-        value = static_cast<std::uint32_t>(home_word);
-        return 0;
-      }
-      bits &= ~1u;
-    }
-    return locate(tile, h, bits, k, value);
-  }
-
-  /// Claims slot h + pick (seen empty) for `word`, then lists it in home h's
-  /// info word by a CAS from `seen`, rolling the claim back if the home
-  /// changed. `claimed` says whether the slot was won; returns whether listed.
-  template <class Group>
-  __device__ bool claim_and_list(const Group& tile, std::uint32_t h, std::uint32_t pick, unsigned long long seen,
-                                 unsigned long long word, bool& claimed) const {
-    bool listed = false;
-    claimed = false;
-    if (tile.thread_rank() == 0) {
-      claimed = atomicCAS(slot_at(at(h, pick)), empty_word(), word) == empty_word();
-      if (claimed) {
-        __threadfence();
-        listed = atomicCAS(info_at(h), seen, seen + (1ull << pick) + hop_detail::kVersionOne) == seen;
-        if (!listed) atomicExch(slot_at(at(h, pick)), empty_word());
-      }
-    }
-    claimed = tile.shfl(claimed, 0);
-    return tile.shfl(listed, 0);
+  __device__ unsigned long long read_info(const Group& tile, std::uint32_t h) const {
+    unsigned long long seen = 0;
+    if (tile.thread_rank() == 0) seen = load(info_at(h));
+    return tile.shfl(seen, 0);
   }
 
   /// The lock-free path of an insert: k absent from an unlocked home with no
-  /// stashed keys, and an empty slot within the neighbourhood (the home slot
-  /// first: its emptiness came with the info word). The slot is claimed by a
-  /// CAS, then listed by a CAS of the home's info word from the value read at
-  /// the start: it succeeds only if nothing touched the home since (no other
-  /// insert of k, listed or locked, no move, no erase), and is rolled back
-  /// otherwise. Returns kHopInserted, or 0 to take the locked path.
+  /// stashed keys, and an empty slot within the neighbourhood. The slot is
+  /// claimed by a CAS, then listed by a CAS of the home's info word from the
+  /// value read at the start: it succeeds only if nothing touched the home
+  /// since (no other insert of k, listed or locked, no move, no erase), and is
+  /// rolled back otherwise. Returns kHopInserted, or 0 to take the locked path.
   template <class Group>
   __device__ std::uint32_t insert_unlocked(const Group& tile, std::uint32_t h, std::uint32_t k,
                                            unsigned long long word) const {
-    unsigned long long seen = 0, home_word = 0;
-    std::uint32_t old = 0;
-    if (locate_from_home(tile, h, k, seen, home_word, old) >= 0) return 0;  // updates take the lock
+    const unsigned long long seen = read_info(tile, h);
     if (seen & (hop_detail::kLock | hop_detail::kStashed)) return 0;
-    bool claimed = false;
-    if (static_cast<std::uint32_t>(home_word >> 32) == empty_key) {
-      const bool listed = claim_and_list(tile, h, 0, seen, word, claimed);
-      if (claimed) return listed ? kHopInserted : 0u;
-    }
+    std::uint32_t old = 0;
+    if (locate(tile, h, static_cast<std::uint32_t>(seen), k, old) >= 0) return 0;  // updates take the lock
     for (std::uint32_t base = 0; base < kHopNeighbourhood; base += Tile) {
       const bool empty = static_cast<std::uint32_t>(load(slot_at(at(h, base + tile.thread_rank()))) >> 32) == empty_key;
       for (unsigned candidates = tile.ballot(empty); candidates != 0; candidates &= candidates - 1) {
         const std::uint32_t pick = base + __ffs(candidates) - 1;  // a listed slot is never empty: bit pick is clear
-        const bool listed = claim_and_list(tile, h, pick, seen, word, claimed);
-        if (claimed) return listed ? kHopInserted : 0u;
+        bool claimed = false, listed = false;
+        if (tile.thread_rank() == 0) {
+          claimed = atomicCAS(slot_at(at(h, pick)), empty_word(), word) == empty_word();
+          if (claimed) {
+            __threadfence();
+            listed = atomicCAS(info_at(h), seen, seen + (1ull << pick) + hop_detail::kVersionOne) == seen;
+            if (!listed) atomicExch(slot_at(at(h, pick)), empty_word());
+          }
+        }
+        if (tile.shfl(claimed, 0)) return tile.shfl(listed, 0) ? kHopInserted : 0u;
       }
     }
     return 0;
@@ -432,14 +407,13 @@ struct hopscotch_ref {
 
   /// The lock-free path of an erase: k listed in an unlocked home; its bit is
   /// cleared by a CAS of the info word from the value its lookup used, then
-  /// its slot emptied. A key at home costs one 16-byte load before the CAS.
-  /// Returns false to take the locked path.
+  /// its slot emptied. Returns false to take the locked path.
   template <class Group>
   __device__ bool erase_unlocked(const Group& tile, std::uint32_t h, std::uint32_t k) const {
-    unsigned long long seen = 0, home_word = 0;
-    std::uint32_t old = 0;
-    const int present = locate_from_home(tile, h, k, seen, home_word, old);
+    const unsigned long long seen = read_info(tile, h);
     if (seen & hop_detail::kLock) return false;
+    std::uint32_t old = 0;
+    const int present = locate(tile, h, static_cast<std::uint32_t>(seen), k, old);
     if (present < 0) return false;  // absent, or stashed: the locked path decides
     bool done = false;
     if (tile.thread_rank() == 0) {

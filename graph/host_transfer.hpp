@@ -64,6 +64,18 @@ device_buffer<T> upload(std::span<const T> host, const transfer_options& options
 /// refuses changes nothing but speed.
 void prepare_host_pages(void* p, std::size_t bytes, const transfer_options& options = {});
 
+/// A vector of `n` elements whose pages are faulted in by several threads
+/// (huge pages where granted) before resize() writes them: a plain resize
+/// faults them one at a time on one thread, the larger part of its cost.
+template <class T>
+std::vector<T> prepared_vector(std::size_t n) {
+  std::vector<T> v;
+  v.reserve(n);
+  prepare_host_pages(v.data(), n * sizeof(T));
+  v.resize(n);
+  return v;
+}
+
 /// A host copy of `device`. A new vector's pages cost more than the copy
 /// itself (the H100 host faults fresh 4 KiB pages in at ~1.6 GB/s on one
 /// thread), so they are prepared first; resize() then zeroes resident memory.

@@ -142,7 +142,7 @@ std::optional<device_loaded> load_binary_on_gpu(const std::string& path) {
   }
   // The original ids are a host-side mapping: read on the host, checked there.
   if (l.has_original_ids()) {
-    out.original_ids = detail::prepared_vector<original_id_t>(l.vertices);
+    out.original_ids = prepared_vector<original_id_t>(l.vertices);
     const gkbin::host_target ids{gkbin::kOriginalIdArray, out.original_ids.data()};
     (void)gkbin::read_arrays(file, *f, {&ids, 1});
   }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "graph/detail/parallel.hpp"
+#include "graph/host_transfer.hpp"
 #include "primitives/common/error.hpp"
 
 namespace graphkit::python {
@@ -95,7 +96,7 @@ column<T> to_column(const raw_column& c, Accept&& accepts, const std::string& ex
   detail::visit(c, [&](const auto* in) {
     using S = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
     constexpr bool view = detail::viewable<S, T>;
-    if constexpr (!view) out.converted.resize(c.size);
+    if constexpr (!view) out.converted = prepared_vector<T>(c.size);
     T* converted = out.converted.data();
     const std::size_t parts = c.size < (std::size_t{1} << 20) ? 1 : graphkit::detail::host_threads();
     std::vector<std::size_t> first_bad(parts, c.size);

@@ -59,17 +59,6 @@ struct edge_chunk : chunk_base {
   }
 };
 
-/// A vector of `n` elements whose pages are faulted in by several threads
-/// (huge pages where granted) before resize() writes them.
-template <class T>
-std::vector<T> prepared_vector(std::size_t n) {
-  std::vector<T> v;
-  v.reserve(n);
-  prepare_host_pages(v.data(), n * sizeof(T));
-  v.resize(n);
-  return v;
-}
-
 /// Parses `text` (its first line is file line `first_line`) into edges:
 /// parse_parts with edge_chunk<Id> states, then the checks that need every
 /// part (a weight on some lines but not on others) and the closing up of

@@ -51,7 +51,6 @@ __global__ void random_chunks(dense_bitmap_ref set, std::uint32_t seed, std::uin
   if (threadIdx.x == 0) set.chunk_counts[c] = total;
 }
 
-
 const char* op_name(set_op op) {
   switch (op) {
     case set_op::intersection: return "and";
@@ -91,7 +90,8 @@ int main() {
     random_chunks<<<chunks, 256>>>(b.ref(), 2, 1000);
     GRAPHKIT_CHECK_LAUNCH();
     const std::uint64_t na = a.count(), nb = b.count(), both = set_algebra_count(a, b, set_op::intersection);
-    std::printf("| 2^32-bit universes, density 1/2 | time (ms) | GB/s | %% of copy bw | check |\n|---|---|---|---|---|\n");
+    std::printf(
+        "| 2^32-bit universes, density 1/2 | time (ms) | GB/s | %% of copy bw | check |\n|---|---|---|---|---|\n");
     for (const set_op op : {set_op::intersection, set_op::union_, set_op::difference, set_op::symmetric}) {
       const double ms = t.median_ms(kReps, [&] { set_algebra_async(a, b, op, out); });
       const bool ok = out.count() == host_op_count(na, nb, both, op);
@@ -111,7 +111,9 @@ int main() {
     }
 
     // 2. clustered sets: time should follow the non-empty chunks
-    std::printf("\n| 2^32-bit universes, clustered: non-empty chunks | and in place (ms) | and count only (ms) | vs dense count only | check |\n|---|---|---|---|---|\n");
+    std::printf(
+        "\n| 2^32-bit universes, clustered: non-empty chunks | and in place (ms) | and count only (ms) | vs dense "
+        "count only | check |\n|---|---|---|---|---|\n");
     double dense_count_ms = 0;
     for (const unsigned keep : {1000u, 100u, 10u, 1u}) {
       random_chunks<<<chunks, 256>>>(a.ref(), 3, keep);
@@ -130,24 +132,33 @@ int main() {
     // One call at a time (each timed alone, launch latency included), and 100
     // calls back to back (ms per call): thrust returns the output's end, so
     // each of its calls waits for the device; the bitmap AND does not.
-    std::printf("\n| 10M universe, density | thrust::set_intersection (ms) | bitmap and, count only (ms) | bitmap and (ms) | vs thrust | thrust, back to back (ms per call) | bitmap and, back to back (ms per call) | vs thrust, back to back | check |\n|---|---|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "\n| 10M universe, density | thrust::set_intersection (ms) | bitmap and, count only (ms) | bitmap and (ms) | "
+        "vs thrust | thrust, back to back (ms per call) | bitmap and, back to back (ms per call) | vs thrust, back to "
+        "back | check |\n|---|---|---|---|---|---|---|---|---|\n");
     constexpr int kBackToBack = 100;
     const std::uint32_t small_universe = 10'000'000;
     for (const double density : {0.01, 0.10, 0.50}) {
       const std::size_t n = static_cast<std::size_t>(density * small_universe);
       std::vector<std::uint32_t> ha(n), hb(n);
       std::uint64_t s = 88172645463325252ULL;
-      auto next = [&] { s ^= s << 13, s ^= s >> 7, s ^= s << 17; return static_cast<std::uint32_t>(s % small_universe); };
+      auto next = [&] {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        return static_cast<std::uint32_t>(s % small_universe);
+      };
       for (auto& x : ha) x = next();
       for (auto& x : hb) x = next();
-      device_buffer<std::uint32_t> da{std::span<const std::uint32_t>(ha)}, db{std::span<const std::uint32_t>(hb)}, dout(n);
+      device_buffer<std::uint32_t> da{std::span<const std::uint32_t>(ha)}, db{std::span<const std::uint32_t>(hb)},
+          dout(n);
       thrust::sort(thrust::device, da.data(), da.data() + n);
       thrust::sort(thrust::device, db.data(), db.data() + n);
       const std::size_t ua = thrust::unique(thrust::device, da.data(), da.data() + n) - da.data();
       const std::size_t ub = thrust::unique(thrust::device, db.data(), db.data() + n) - db.data();
       std::size_t merged = 0;
       const double tms = t.median_ms(kReps, [&] {
-        merged = thrust::set_intersection(thrust::device, da.data(), da.data() + ua, db.data(), db.data() + ub, dout.data()) - dout.data();
+        merged = thrust::set_intersection(thrust::device, da.data(), da.data() + ua, db.data(), db.data() + ub,
+                                          dout.data()) -
+                 dout.data();
       });
       dense_bitmap ba = dense_bitmap::from_array(da.data(), ua, small_universe);
       dense_bitmap bb = dense_bitmap::from_array(db.data(), ub, small_universe);
@@ -158,7 +169,8 @@ int main() {
       const double tms_run = t.median_ms(kReps, [&] {
         for (int r = 0; r < kBackToBack; ++r)
           merged = thrust::set_intersection(thrust::device, da.data(), da.data() + ua, db.data(), db.data() + ub,
-                                            dout.data()) - dout.data();
+                                            dout.data()) -
+                   dout.data();
       }) / kBackToBack;
       const double bms_run = t.median_ms(kReps, [&] {
         for (int r = 0; r < kBackToBack; ++r) set_algebra_async(ba, bb, set_op::intersection, bo);
@@ -174,10 +186,14 @@ int main() {
       const std::size_t n = std::size_t{1} << 26;
       std::vector<std::uint32_t> h(n);
       std::uint64_t s = 12345;
-      for (auto& x : h) s = s * 6364136223846793005ULL + 1442695040888963407ULL, x = static_cast<std::uint32_t>(s >> 32);
+      for (auto& x : h)
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL, x = static_cast<std::uint32_t>(s >> 32);
       device_buffer<std::uint32_t> d{std::span<const std::uint32_t>(h)};
       dense_bitmap set(universe);
-      const double ims = t.median_ms(kReps, [&] { set.clear_async(); set.insert_async(d.data(), n); });
+      const double ims = t.median_ms(kReps, [&] {
+        set.clear_async();
+        set.insert_async(d.data(), n);
+      });
       std::sort(h.begin(), h.end());
       const std::size_t unique = std::unique(h.begin(), h.end()) - h.begin();
       std::printf("| unsorted array -> bitmap (2^32 universe, incl. clearing 512 MB) | %zu | %.3f | %.2f | %s |\n", n,
@@ -186,13 +202,15 @@ int main() {
       std::uint64_t written = 0;
       const double sms = t.median_ms(kReps, [&] { written = set.to_sorted_array(sorted.data()); });
       const auto back = sorted.to_host();
-      std::printf("| bitmap -> sorted array (2^32 universe) | %zu | %.3f | %.2f | %s |\n", unique, sms, unique / sms / 1e6,
+      std::printf("| bitmap -> sorted array (2^32 universe) | %zu | %.3f | %.2f | %s |\n", unique, sms,
+                  unique / sms / 1e6,
                   written == unique && std::equal(back.begin(), back.end(), h.begin()) ? "ok" : "WRONG");
     }
 
     // 5. the chunked set: memory by density, and its algebra against the dense form's
-    std::printf("\n| 2^32 universe, clustered: non-empty chunks | dense MB | chunked MB (pool in use) | chunked and, "
-                "count only (ms) | dense and, count only (ms) | check |\n|---|---|---|---|---|---|\n");
+    std::printf(
+        "\n| 2^32 universe, clustered: non-empty chunks | dense MB | chunked MB (pool in use) | chunked and, "
+        "count only (ms) | dense and, count only (ms) | check |\n|---|---|---|---|---|---|\n");
     for (const std::uint32_t keep : {1000u, 100u, 10u, 1u}) {
       dense_bitmap da(universe), db(universe);
       random_chunks<<<static_cast<unsigned>(da.num_chunks()), 256>>>(da.ref(), 3, keep);
@@ -215,7 +233,9 @@ int main() {
       std::vector<std::uint32_t> values;
       std::vector<set_pair> pairs;
       std::uint64_t s = 99;
-      auto next = [&] { return s = s * 6364136223846793005ULL + 1442695040888963407ULL, static_cast<std::uint32_t>(s >> 33); };
+      auto next = [&] {
+        return s = s * 6364136223846793005ULL + 1442695040888963407ULL, static_cast<std::uint32_t>(s >> 33);
+      };
       for (int i = 0; i < 100000; ++i) {
         set_pair p{};
         for (int side = 0; side < 2; ++side) {
@@ -232,18 +252,21 @@ int main() {
       device_buffer<std::uint32_t> d_values{std::span<const std::uint32_t>(values)};
       device_buffer<set_pair> d_pairs{std::span<const set_pair>(pairs)};
       device_buffer<unsigned long long> counts(pairs.size());
-      const double ms = t.median_ms(kReps, [&] { batch_intersection_count(d_values.data(), d_pairs.data(), pairs.size(), counts.data()); });
+      const double ms = t.median_ms(
+          kReps, [&] { batch_intersection_count(d_values.data(), d_pairs.data(), pairs.size(), counts.data()); });
       const auto got = counts.to_host();
       bool ok = true;
       for (std::size_t i = 0; i < pairs.size(); i += 997) {
         std::vector<std::uint32_t> common;
         std::set_intersection(values.begin() + pairs[i].a_begin, values.begin() + pairs[i].a_end,
-                              values.begin() + pairs[i].b_begin, values.begin() + pairs[i].b_end, std::back_inserter(common));
+                              values.begin() + pairs[i].b_begin, values.begin() + pairs[i].b_end,
+                              std::back_inserter(common));
         ok = ok && got[i] == common.size();
       }
-      std::printf("\n| batch of small intersections | pairs | time (ms) | M pairs/s | check |\n|---|---|---|---|---|\n"
-                  "| 64-127 elements each, 100K universe, one launch | %zu | %.3f | %.1f | %s |\n",
-                  pairs.size(), ms, pairs.size() / ms / 1e3, ok ? "ok (every 997th pair)" : "WRONG");
+      std::printf(
+          "\n| batch of small intersections | pairs | time (ms) | M pairs/s | check |\n|---|---|---|---|---|\n"
+          "| 64-127 elements each, 100K universe, one launch | %zu | %.3f | %.1f | %s |\n",
+          pairs.size(), ms, pairs.size() / ms / 1e3, ok ? "ok (every 997th pair)" : "WRONG");
     }
     return 0;
   } catch (const std::exception& e) {

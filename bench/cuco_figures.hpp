@@ -49,7 +49,8 @@ inline bool parse_cuco_line(const std::string& line, cuco_row& row) {
   auto figure = [&](const char* label, double& out) {
     const std::size_t p = line.find(label);
     double m = 0;
-    if (p != std::string::npos && std::sscanf(line.c_str() + p + std::string(label).size(), " %lf", &m) == 1) out = m / 1e3;
+    if (p != std::string::npos && std::sscanf(line.c_str() + p + std::string(label).size(), " %lf", &m) == 1)
+      out = m / 1e3;
   };
   figure("insert", row.insert);
   figure("find", row.find);
@@ -75,8 +76,7 @@ inline cuco_figures cuco_measured(const std::string& path) {
   const int status = pclose(pipe);
   if (out.rows.empty())
     out.source = "n/a: " + path + " printed no readable row (exit status " + std::to_string(status) + ")";
-  else
-    out.source = "measured in this run by " + path;
+  else out.source = "measured in this run by " + path;
   return out;
 }
 

@@ -198,31 +198,34 @@ int main(int argc, char** argv) {
   app.add_option("--trials", trials)->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {
-    std::printf("Every pipeline moves the same bytes (raw 64-bit ids in, clean 32-bit ids out, pageable host memory).\n"
-                "graphkit stages its copies through pinned memory on several host threads (graph/host_transfer.hpp);\n"
-                "the third row gives thrust's pipeline the same copies, to compare the GPU phases alone.\n\n"
-                "| edges | duplicates | pipeline | upload ms (GB/s) | relabel ms (M edges/s) | dedup ms (M edges/s) | "
-                "GPU ms | vs thrust | download ms | end to end ms (vs thrust) | vertices | edges out | check |\n"
-                "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "Every pipeline moves the same bytes (raw 64-bit ids in, clean 32-bit ids out, pageable host memory).\n"
+        "graphkit stages its copies through pinned memory on several host threads (graph/host_transfer.hpp);\n"
+        "the third row gives thrust's pipeline the same copies, to compare the GPU phases alone.\n\n"
+        "| edges | duplicates | pipeline | upload ms (GB/s) | relabel ms (M edges/s) | dedup ms (M edges/s) | "
+        "GPU ms | vs thrust | download ms | end to end ms (vs thrust) | vertices | edges out | check |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const unsigned lg : log_edges) {
       const std::size_t edges = std::size_t{1} << lg;
       const raw_list r = dirty_rmat(lg - 4, edges, duplicates, 7);
       clean_list ours, theirs;
       const phase_times mine = median_of(trials, r, run_pipeline, ours);
-      const phase_times base = median_of(trials, r, [](auto& raw, auto& t) { return run_thrust(raw, t, false); }, theirs);
+      const phase_times base = median_of(
+          trials, r, [](auto& raw, auto& t) { return run_thrust(raw, t, false); }, theirs);
       clean_list theirs_staged;
-      const phase_times staged =
-          median_of(trials, r, [](auto& raw, auto& t) { return run_thrust(raw, t, true); }, theirs_staged);
+      const phase_times staged = median_of(
+          trials, r, [](auto& raw, auto& t) { return run_thrust(raw, t, true); }, theirs_staged);
       auto same_as_ours = [&](const clean_list& other) {
         return ours.src == other.src && ours.dst == other.dst && (ours.ids.empty() || ours.ids == other.ids);
       };
       auto row = [&](const char* name, const phase_times& t, const clean_list& out) {
-        std::printf("| 2^%u | %.0f%% | %s | %.1f (%.1f) | %.1f (%.0f) | %.1f (%.0f) | %.1f | %.2fx | %.1f | %.1f (%.2fx) | %zu "
-                    "| %zu | %s |\n",
-                    lg, 100 * duplicates, name, t.upload * 1e3, 16.0 * edges / t.upload / 1e9, t.relabel * 1e3,
-                    edges / t.relabel / 1e6, t.dedup * 1e3, edges / t.dedup / 1e6, t.gpu() * 1e3,
-                    base.gpu() / t.gpu(), t.download * 1e3, t.total() * 1e3, base.total() / t.total(),
-                    out.ids.size(), out.src.size(), same_as_ours(out) ? "same edges" : "DIFFER");
+        std::printf(
+            "| 2^%u | %.0f%% | %s | %.1f (%.1f) | %.1f (%.0f) | %.1f (%.0f) | %.1f | %.2fx | %.1f | %.1f (%.2fx) | %zu "
+            "| %zu | %s |\n",
+            lg, 100 * duplicates, name, t.upload * 1e3, 16.0 * edges / t.upload / 1e9, t.relabel * 1e3,
+            edges / t.relabel / 1e6, t.dedup * 1e3, edges / t.dedup / 1e6, t.gpu() * 1e3, base.gpu() / t.gpu(),
+            t.download * 1e3, t.total() * 1e3, base.total() / t.total(), out.ids.size(), out.src.size(),
+            same_as_ours(out) ? "same edges" : "DIFFER");
       };
       row("graphkit (hash tables)", mine, ours);
       row("thrust sort + unique", base, theirs);

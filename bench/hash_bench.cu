@@ -32,7 +32,8 @@ constexpr double kLoads[] = {0.5, 0.7, 0.8, 0.9, 0.95};
 
 __global__ void hashed_keys(std::uint32_t* keys, std::uint32_t* values, std::size_t first, std::size_t n) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (i < n) keys[i] = murmur3_hash{}(static_cast<std::uint32_t>(first + i)), values[i] = static_cast<std::uint32_t>(first + i);
+  if (i < n)
+    keys[i] = murmur3_hash{}(static_cast<std::uint32_t>(first + i)), values[i] = static_cast<std::uint32_t>(first + i);
 }
 __global__ void sequential_keys(std::uint32_t* keys, std::uint32_t* values, std::uint32_t first, std::size_t n) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
@@ -89,9 +90,10 @@ struct workload {
 };
 
 void print_header(const char* extra) {
-  std::printf("| map | load | insert G/s (%% of CAS) | cuco | ratio | find hits G/s (%% of gather) | cuco | ratio | "
-              "find misses G/s | erase G/s (%% of CAS) | cuco | ratio | %s | check |\n",
-              extra);
+  std::printf(
+      "| map | load | insert G/s (%% of CAS) | cuco | ratio | find hits G/s (%% of gather) | cuco | ratio | "
+      "find misses G/s | erase G/s (%% of CAS) | cuco | ratio | %s | check |\n",
+      extra);
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
@@ -101,8 +103,8 @@ void sweep_row(const char* name, Map& map, double load, workload& w, bench::gpu_
                const bench::cuco_figures& cuco, Extra&& extra) {
   hash_counts counts;
   const std::size_t n = w.n;
-  const double ins = t.median_ms(reps, [&] { map.insert_async(w.keys.data(), w.values.data(), n, counts); },
-                                 [&] { map.clear(); }, 1);
+  const double ins = t.median_ms(
+      reps, [&] { map.insert_async(w.keys.data(), w.values.data(), n, counts); }, [&] { map.clear(); }, 1);
   const hash_result inserted = counts.result();
   const bool inserted_ok = inserted.failed == 0 && inserted.inserted == n && map.size() == n;
   const std::string extra_text = extra(map, inserted);
@@ -110,20 +112,22 @@ void sweep_row(const char* name, Map& map, double load, workload& w, bench::gpu_
   const bool hits_ok = w.mismatches(true) == 0;
   const double miss = t.median_ms(reps, [&] { map.find_async(w.misses.data(), n, w.found.data()); });
   const bool misses_ok = w.mismatches(false) == 0;
-  const double er = t.median_ms(reps, [&] { map.erase_async(w.keys.data(), n, counts); },
-                                [&] { map.insert_async(w.keys.data(), w.values.data(), n, counts); }, 1);
+  const double er = t.median_ms(
+      reps, [&] { map.erase_async(w.keys.data(), n, counts); },
+      [&] { map.insert_async(w.keys.data(), w.values.data(), n, counts); }, 1);
   const bool erased_ok = counts.result().erased == n && map.size() == 0;
   const double ins_rate = n / ins / 1e6, hit_rate = n / hit / 1e6, miss_rate = n / miss / 1e6, er_rate = n / er / 1e6;
   const bench::cuco_row* peer = cuco.at(load);
-  std::printf("| %s | %.2f | %.2f (%.0f%%) | %s | %.2f (%.0f%%) | %s | %.2f | %.2f (%.0f%%) | %s | %s | %s |\n", name, load,
-              ins_rate, 100 * ins_rate / c.cas, beside_cuco(ins_rate, peer ? peer->insert : 0).c_str(), hit_rate,
+  std::printf("| %s | %.2f | %.2f (%.0f%%) | %s | %.2f (%.0f%%) | %s | %.2f | %.2f (%.0f%%) | %s | %s | %s |\n", name,
+              load, ins_rate, 100 * ins_rate / c.cas, beside_cuco(ins_rate, peer ? peer->insert : 0).c_str(), hit_rate,
               100 * hit_rate / c.gather, beside_cuco(hit_rate, peer ? peer->find : 0).c_str(), miss_rate, er_rate,
               100 * er_rate / c.cas, beside_cuco(er_rate, peer ? peer->erase : 0).c_str(), extra_text.c_str(),
               inserted_ok && hits_ok && misses_ok && erased_ok ? "ok" : "WRONG");
   std::fflush(stdout);
 }
 
-void linear_probing_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings& c, const bench::cuco_figures& cuco) {
+void linear_probing_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings& c,
+                         const bench::cuco_figures& cuco) {
   workload w(n, false);
   const std::uint32_t sentinel = murmur3_hash{}(0xffffffffu);
   for (const double load : kLoads) {
@@ -174,8 +178,13 @@ void mixed_rows(const char* name, std::size_t n, double load, bench::gpu_timer& 
     GRAPHKIT_CHECK_LAUNCH();
     Map map(capacity);
     hash_counts counts;
-    const double ms = t.median_ms(reps, [&] { map.apply_async(d_ops.data(), n, results.data(), counts); },
-                                  [&] { map.clear(); (void)map.insert(keys.data(), values.data(), n); }, 1);
+    const double ms = t.median_ms(
+        reps, [&] { map.apply_async(d_ops.data(), n, results.data(), counts); },
+        [&] {
+          map.clear();
+          (void)map.insert(keys.data(), values.data(), n);
+        },
+        1);
     const hash_result r = counts.result();
     const bool ok = r.failed == 0 && r.inserted == inserts && r.erased == erases;
     std::printf("| %s | mixed %d/%d/%d from load %.2f | %.2f G ops/s | %s |\n", name, ins, era, 100 - ins - era, load,
@@ -242,17 +251,19 @@ int main(int argc, char** argv) {
     const bench::cuco_figures cuco = cuco_path.empty() ? bench::cuco_recorded() : bench::cuco_measured(cuco_path);
     bench::gpu_timer t;
     const ceilings c = measure_ceilings(t, reps);
-    std::printf("hash maps on the GPU, 2^26 keys; ceilings: random 8-byte gather %.1f G/s, random 8-byte CAS %.1f G/s "
-                "(1 GiB); cuco static_map (linear probing, tile 4; its erase removes half the keys): %s\n\n",
-                c.gather, c.cas, cuco.source.c_str());
+    std::printf(
+        "hash maps on the GPU, 2^26 keys; ceilings: random 8-byte gather %.1f G/s, random 8-byte CAS %.1f G/s "
+        "(1 GiB); cuco static_map (linear probing, tile 4; its erase removes half the keys): %s\n\n",
+        c.gather, c.cas, cuco.source.c_str());
     const std::size_t n = std::size_t{1} << 26;
     print_header("probe mean / max, or moves and stash");
     linear_probing_rows(n, t, reps, c, cuco);
     hopscotch_rows<4>(n, t, reps, c, cuco);
     hopscotch_rows<8>(n, t, reps, c, cuco);
 
-    std::printf("\nMixed batches of 2^24 operations (session 5, hopscotch tile 32: 1.65 and 1.14 G ops/s)\n\n"
-                "| map | batch | throughput | check |\n|---|---|---|---|\n");
+    std::printf(
+        "\nMixed batches of 2^24 operations (session 5, hopscotch tile 32: 1.65 and 1.14 G ops/s)\n\n"
+        "| map | batch | throughput | check |\n|---|---|---|---|\n");
     mixed_rows<hopscotch_map<4>>("hopscotch, tile 4", n / 4, 0.9, t, reps);
     mixed_rows<hopscotch_map<32>>("hopscotch, tile 32", n / 4, 0.9, t, reps);
     // Linear probing keeps erased keys in their slots: from 0.9 a 40% insert share would fill the table.

@@ -118,8 +118,7 @@ int main(int argc, char** argv) {
               scale, g.num_edges(), threads, trials);
   std::printf("ceilings (page-cached .mtx, %.0f MB): 1 reader %.1f ms (%.0f MB/s), %u readers %.1f ms (%.0f MB/s)\n\n",
               mb, one_s * 1e3, mb / one_s, threads, all_s * 1e3, mb / all_s);
-  std::printf("| file | MB | device | what | ms | MB/s | %% of %u-reader ceiling | M edges/s | check |\n",
-              threads);
+  std::printf("| file | MB | device | what | ms | MB/s | %% of %u-reader ceiling | M edges/s | check |\n", threads);
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   bool all_ok = true;
   for (const std::string& f : files) {
@@ -129,7 +128,8 @@ int main(int argc, char** argv) {
     auto row = [&](const char* device, const char* what, double s, bool ok) {
       all_ok = all_ok && ok;
       std::printf("| %s | %.0f | %s | %s | %.1f | %.0f | %.0f%% | %.1f | %s |\n", name.c_str(), file_mb, device, what,
-                  s * 1e3, file_mb / s, 100.0 * ceiling_s / s, g.num_edges() / s / 1e6, ok ? "same edges" : "DIFFERENT");
+                  s * 1e3, file_mb / s, 100.0 * ceiling_s / s, g.num_edges() / s / 1e6,
+                  ok ? "same edges" : "DIFFERENT");
     };
     loaded_graph loaded;
     const double cpu_s = median_seconds(trials, [&] { loaded = load_graph(f); });
@@ -169,7 +169,8 @@ int main(int argc, char** argv) {
   const std::size_t gen_edges = std::size_t{16} << (scale + 3);
   const double gen_cpu_s = median_seconds(1, [&] { (void)generate(gen, 1); });
   std::printf("\n| --gen | device | ms | M edges/s |\n|---|---|---|---|\n");
-  std::printf("| %s | cpu (%u threads) | %.1f | %.0f |\n", gen.c_str(), threads, gen_cpu_s * 1e3, gen_edges / gen_cpu_s / 1e6);
+  std::printf("| %s | cpu (%u threads) | %.1f | %.0f |\n", gen.c_str(), threads, gen_cpu_s * 1e3,
+              gen_edges / gen_cpu_s / 1e6);
   if (gpu) {
     const double gen_gpu_s = median_seconds(trials, [&] { (void)generate_on_gpu(gen, 1); });
     std::printf("| %s | gpu (permutation on the host) | %.1f | %.0f |\n", gen.c_str(), gen_gpu_s * 1e3,

@@ -67,7 +67,6 @@ __global__ void unpack_pairs(const std::uint64_t* in, std::size_t n, std::uint32
   if (i < n) keys[i] = static_cast<std::uint32_t>(in[i] >> 32), values[i] = static_cast<std::uint32_t>(in[i]);
 }
 
-
 unsigned blocks(std::size_t n) { return static_cast<unsigned>((n + 255) / 256); }
 int bits_for(std::uint32_t m) { return m <= 1 ? 1 : 32 - __builtin_clz(m - 1); }
 
@@ -124,12 +123,14 @@ int main(int argc, char** argv) {
     multisplit_workspace ws;
     bench::gpu_timer t;
 
-    const double copy_ms = t.median_ms(reps, [&] {
-      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(out.data(), keys.data(), n * 4, cudaMemcpyDeviceToDevice));
-    });
+    const double copy_ms = t.median_ms(
+        reps, [&] { GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(out.data(), keys.data(), n * 4, cudaMemcpyDeviceToDevice)); });
     const double copy_gbs = 2.0 * n * 4 / copy_ms / 1e6;
-    std::printf("multisplit on %s; copy ceiling %.0f GB/s (bytes read + written), median of %d\n", "the GPU", copy_gbs, reps);
-    std::printf("| items | m | ids | method | ms | G items/s | %% of copy bw (bytes moved: see the formula above) | CUB radix ms | vs CUB | check |\n");
+    std::printf("multisplit on %s; copy ceiling %.0f GB/s (bytes read + written), median of %d\n", "the GPU", copy_gbs,
+                reps);
+    std::printf(
+        "| items | m | ids | method | ms | G items/s | %% of copy bw (bytes moved: see the formula above) | CUB radix "
+        "ms | vs CUB | check |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
 
     auto radix_ms = [&](std::size_t count, auto* in_values, auto* out_values, int bits) {
@@ -164,11 +165,11 @@ int main(int argc, char** argv) {
             if (skewed) multisplit_keys_async(keys.data(), out.data(), n, m, sb, d_offsets.data(), ws, nullptr, method);
             else multisplit_keys_async(keys.data(), out.data(), n, m, ub, d_offsets.data(), ws, nullptr, method);
           });
-          const bool ok = thrust::equal(thrust::device, out.data(), out.data() + n, ref.data()) &&
-                          ws.out_of_range_count() == 0;
+          const bool ok =
+              thrust::equal(thrust::device, out.data(), out.data() + n, ref.data()) && ws.out_of_range_count() == 0;
           all_ok = all_ok && ok;
-          std::printf("| 2^%d keys | %u | %s | %s%s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %s |\n", log_keys, m, id_kind,
-                      method_name(method), method == chosen ? " (auto)" : "", ms, n / ms / 1e6,
+          std::printf("| 2^%d keys | %u | %s | %s%s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %s |\n", log_keys, m,
+                      id_kind, method_name(method), method == chosen ? " (auto)" : "", ms, n / ms / 1e6,
                       100.0 * (bytes_moved<multisplit_detail::no_value>(method, n, m) / ms / 1e6) / copy_gbs, cub,
                       cub / ms, ok ? "ok" : "WRONG");
         }

@@ -33,7 +33,6 @@ namespace {
 
 using namespace graphkit;
 
-
 // A spec's graph, cleaned as the apps clean it: generated graphs undirected
 // with weights 1..255, except road's own lengths; .gr files directed as
 // published. With `gap_file`, also written there as DIMACS (every arc, ids + 1).
@@ -67,8 +66,8 @@ vertex_t highest_degree(const csr_graph& g) {
 }
 
 struct measured {
-  double ms = 0;       // median over sources of the per-source median
-  double gteps = 0;    // median over sources
+  double ms = 0;     // median over sources of the per-source median
+  double gteps = 0;  // median over sources
   double rounds = 0, us_per_round = 0, relax_per_edge = 0;
   std::uint64_t delta = 0;
   bool ok = true;
@@ -122,7 +121,8 @@ measured measure(sssp::gpu_solver& solver, const csr_graph& g, const std::vector
 std::string gap_cell(const std::optional<bench::gap_result>& gap, double ours_ms) {
   if (!gap) return "n/a";
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%.2f d%lu (%.1fx)", gap->ms, static_cast<unsigned long>(gap->delta), gap->ms / ours_ms);
+  std::snprintf(buf, sizeof buf, "%.2f d%lu (%.1fx)", gap->ms, static_cast<unsigned long>(gap->delta),
+                gap->ms / ours_ms);
   return buf;
 }
 
@@ -151,25 +151,29 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--gap-threads", gap_anchor.threads, "OMP_NUM_THREADS for GAP")->capture_default_str();
   app.add_option("--gap-deltas", gap_deltas, "GAP's deltas; the best is reported")->capture_default_str();
-  app.add_option("--workdir", workdir, "Where the graphs GAP reads are written (and removed after)")->capture_default_str();
+  app.add_option("--workdir", workdir, "Where the graphs GAP reads are written (and removed after)")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {
     graphs.push_back(rome);
     const bool gap_ready = gap_anchor.available();
-    if (!gap_ready) std::fprintf(stderr, "note: no gap-sssp and gap-converter in '%s': GAP prints n/a\n", gap_anchor.dir.c_str());
+    if (!gap_ready)
+      std::fprintf(stderr, "note: no gap-sssp and gap-converter in '%s': GAP prints n/a\n", gap_anchor.dir.c_str());
     const double ceiling = bench::gather_ceiling() / 1e9;
     // PERFORMANCE.md, same machine: (GAP 16 cores, Gunrock H100) in ms.
-    const std::map<std::string, std::pair<double, double>> peers{{"rmat:21 hub", {70, 11}}, {"uniform:21", {109, 20.5}},
-                                                                  {"rmat:22", {215, 0}}, {"uniform:22", {278, 0}}};
+    const std::map<std::string, std::pair<double, double>> peers{
+        {"rmat:21 hub", {70, 11}}, {"uniform:21", {109, 20.5}}, {"rmat:22", {215, 0}}, {"uniform:22", {278, 0}}};
     std::printf("gather ceiling (random 8-byte reads over 1 GiB): %.1f G/s\n", ceiling);
     std::printf("GAP: gap-sssp with %d threads in this run on the same graph file, best of deltas", gap_anchor.threads);
     for (const std::uint64_t d : gap_deltas) std::printf(" %lu", static_cast<unsigned long>(d));
-    std::printf(" (each from 2 sources), then its median over the sources at that delta, and ours faster by (x);\n"
-                "other GAP and Gunrock figures from PERFORMANCE.md. check: certificate, and Boost's Dijkstra on "
-                "every source where it says so\n\n");
-    std::printf("| graph | sources | vertices | edges | delta | time ms | GTEPS | %% of gather ceiling | rounds | "
-                "us/round | relax/edge | GAP ms (x) | Gunrock ms (x) | check |\n"
-                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf(
+        " (each from 2 sources), then its median over the sources at that delta, and ours faster by (x);\n"
+        "other GAP and Gunrock figures from PERFORMANCE.md. check: certificate, and Boost's Dijkstra on "
+        "every source where it says so\n\n");
+    std::printf(
+        "| graph | sources | vertices | edges | delta | time ms | GTEPS | %% of gather ceiling | rounds | "
+        "us/round | relax/edge | GAP ms (x) | Gunrock ms (x) | check |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     std::vector<std::string> sweep_rows, gap_rows;
     for (const std::string& spec : graphs) {
       const bool is_rome = spec == rome;
@@ -188,7 +192,8 @@ int main(int argc, char** argv) {
           {name, random_sources(g, sources_per_graph, seed)}};
       if (spec == "rmat:21") source_sets.push_back({"rmat:21 hub", {highest_degree(g)}});
       for (const auto& [label, sources] : source_sets) {
-        const measured m = measure(solver, g, sources, {}, trials, road_like ? check::certificate_and_boost : check::certificate);
+        const measured m =
+            measure(solver, g, sources, {}, trials, road_like ? check::certificate_and_boost : check::certificate);
         std::string gap = "-", gunrock = "-";
         if (road_like) {
           std::optional<bench::gap_result> measured_gap;
@@ -214,7 +219,9 @@ int main(int argc, char** argv) {
                     label.c_str(), sources.size(), g.num_vertices, static_cast<unsigned long>(g.num_edges()),
                     static_cast<unsigned long>(m.delta), m.ms, m.gteps, 100 * m.gteps / ceiling, m.rounds,
                     m.us_per_round, m.relax_per_edge, gap.c_str(), gunrock.c_str(),
-                    !m.ok ? "FAIL" : road_like ? "PASS (Boost)" : "PASS");
+                    !m.ok       ? "FAIL"
+                    : road_like ? "PASS (Boost)"
+                                : "PASS");
         std::fflush(stdout);
       }
       if (!sweep) continue;

@@ -58,15 +58,14 @@ int main(int argc, char** argv) {
     };
     auto reset_device = [&] { GRAPHKIT_CUDA_TRY(cudaMemset(device.data(), 0, bytes)); };
 
-    std::printf("| %zu MiB, pageable host memory | host -> device ms (GB/s, %% of pinned) | device -> host ms (GB/s, "
-                "%% of pinned) | check |\n|---|---|---|---|\n",
-                bytes >> 20);
-    const double pinned_up = median_ms(trials, [&] {
-      GRAPHKIT_CUDA_TRY(cudaMemcpy(device.data(), pinned.data(), bytes, cudaMemcpyHostToDevice));
-    });
-    const double pinned_down = median_ms(trials, [&] {
-      GRAPHKIT_CUDA_TRY(cudaMemcpy(pinned.data(), device.data(), bytes, cudaMemcpyDeviceToHost));
-    });
+    std::printf(
+        "| %zu MiB, pageable host memory | host -> device ms (GB/s, %% of pinned) | device -> host ms (GB/s, "
+        "%% of pinned) | check |\n|---|---|---|---|\n",
+        bytes >> 20);
+    const double pinned_up = median_ms(
+        trials, [&] { GRAPHKIT_CUDA_TRY(cudaMemcpy(device.data(), pinned.data(), bytes, cudaMemcpyHostToDevice)); });
+    const double pinned_down = median_ms(
+        trials, [&] { GRAPHKIT_CUDA_TRY(cudaMemcpy(pinned.data(), device.data(), bytes, cudaMemcpyDeviceToHost)); });
     auto cell = [&](double ms, double ceiling_ms) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.1f (%.1f, %.0f%%)", ms, bytes / ms / 1e6, 100 * ceiling_ms / ms);
@@ -80,14 +79,12 @@ int main(int argc, char** argv) {
     row("cudaMemcpy from/to pinned memory (the link's ceiling)", pinned_up, pinned_down, true);
 
     reset_device();
-    const double plain_up = median_ms(trials, [&] {
-      GRAPHKIT_CUDA_TRY(cudaMemcpy(device.data(), source.data(), bytes, cudaMemcpyHostToDevice));
-    });
+    const double plain_up = median_ms(
+        trials, [&] { GRAPHKIT_CUDA_TRY(cudaMemcpy(device.data(), source.data(), bytes, cudaMemcpyHostToDevice)); });
     bool ok = device_matches();
     std::fill(back.begin(), back.end(), 0);
-    const double plain_down = median_ms(trials, [&] {
-      GRAPHKIT_CUDA_TRY(cudaMemcpy(back.data(), device.data(), bytes, cudaMemcpyDeviceToHost));
-    });
+    const double plain_down = median_ms(
+        trials, [&] { GRAPHKIT_CUDA_TRY(cudaMemcpy(back.data(), device.data(), bytes, cudaMemcpyDeviceToHost)); });
     row("cudaMemcpy, pageable", plain_up, plain_down, ok && back == source);
 
     for (const unsigned threads : {1u, 2u, 4u, 8u, 16u}) {
@@ -115,10 +112,11 @@ int main(int argc, char** argv) {
       fresh = download(device);
     });
     ok = ok && fresh == source;
-    std::printf("\n| into a new std::vector (allocation included) | device -> host ms (GB/s) | check |\n|---|---|---|\n"
-                "| cudaMemcpy, pageable | %.1f (%.1f) | %s |\n| staged (download), default threads | %.1f (%.1f) | %s |\n",
-                plain_fresh, bytes / plain_fresh / 1e6, ok ? "ok" : "MISMATCH", staged_fresh,
-                bytes / staged_fresh / 1e6, ok ? "ok" : "MISMATCH");
+    std::printf(
+        "\n| into a new std::vector (allocation included) | device -> host ms (GB/s) | check |\n|---|---|---|\n"
+        "| cudaMemcpy, pageable | %.1f (%.1f) | %s |\n| staged (download), default threads | %.1f (%.1f) | %s |\n",
+        plain_fresh, bytes / plain_fresh / 1e6, ok ? "ok" : "MISMATCH", staged_fresh, bytes / staged_fresh / 1e6,
+        ok ? "ok" : "MISMATCH");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

@@ -24,7 +24,6 @@ namespace {
 
 using namespace graphkit;
 
-
 /// Oriented two-hop paths: the probes every method makes.
 std::uint64_t two_hop_paths(const csr_graph& g) {
   auto above = [&](vertex_t a, vertex_t b) {
@@ -80,9 +79,10 @@ int main(int argc, char** argv) {
         {"rmat:21", {3670, 2730}}, {"uniform:21", {640, 25}}, {"rmat:22", {9470, 0}}, {"uniform:22", {1560, 0}}};
     const double ceiling = bench::gather_ceiling();
     std::printf("gather ceiling (random 8-byte reads over 1 GiB): %.1f G/s\n\n", ceiling / 1e9);
-    std::printf("| graph | vertices | edges | two-hop paths | method (light/heavy) | light/heavy vertices | preprocess ms | "
-                "light ms | heavy ms | total ms | Medges/s | probes %% of gather | GAP ms (x) | Gunrock ms (x) | "
-                "triangles | check |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "| graph | vertices | edges | two-hop paths | method (light/heavy) | light/heavy vertices | preprocess ms | "
+        "light ms | heavy ms | total ms | Medges/s | probes %% of gather | GAP ms (x) | Gunrock ms (x) | "
+        "triangles | check |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     std::vector<std::string> all = graphs;
     for (const auto& s : shipped) all.push_back(s);
     for (const std::string& spec : all) {
@@ -100,8 +100,8 @@ int main(int argc, char** argv) {
       tricount::gpu_counter counter(g);
       std::uint64_t agreed = 0;
       bool first = true;
-      for (const tricount::method m : {tricount::method::merge, tricount::method::hash, tricount::method::bitmap,
-                                       tricount::method::automatic}) {
+      for (const tricount::method m :
+           {tricount::method::merge, tricount::method::hash, tricount::method::bitmap, tricount::method::automatic}) {
         const timing t = measure(counter, m, trials);
         bool ok = first || t.triangles == agreed;
         if (have_expected) ok = ok && t.triangles == expected;
@@ -117,16 +117,15 @@ int main(int argc, char** argv) {
           }
         }
         const double undirected = g.num_edges() / 2.0;
-        std::printf("| %s | %u | %.0f | %lu | %s (%s/%s) | %lu/%lu | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f%% | %s | %s | "
-                    "%lu | %s |\n",
-                    spec.c_str(), g.num_vertices, undirected, static_cast<unsigned long>(paths),
-                    tricount::method_name(m), tricount::method_name(t.stats.light_method),
-                    tricount::method_name(t.stats.heavy_method), static_cast<unsigned long>(t.stats.light),
-                    static_cast<unsigned long>(t.stats.heavy), t.preprocess_ms, t.light_ms, t.heavy_ms, t.total_ms,
-                    undirected / (t.total_ms * 1e-3) / 1e6,
-                    100.0 * paths / ((t.light_ms + t.heavy_ms) * 1e-3) / ceiling, gap.c_str(), gunrock.c_str(),
-                    static_cast<unsigned long>(t.triangles),
-                    ok ? (have_expected ? "PASS" : "PASS (methods agree)") : "FAIL");
+        std::printf(
+            "| %s | %u | %.0f | %lu | %s (%s/%s) | %lu/%lu | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f%% | %s | %s | "
+            "%lu | %s |\n",
+            spec.c_str(), g.num_vertices, undirected, static_cast<unsigned long>(paths), tricount::method_name(m),
+            tricount::method_name(t.stats.light_method), tricount::method_name(t.stats.heavy_method),
+            static_cast<unsigned long>(t.stats.light), static_cast<unsigned long>(t.stats.heavy), t.preprocess_ms,
+            t.light_ms, t.heavy_ms, t.total_ms, undirected / (t.total_ms * 1e-3) / 1e6,
+            100.0 * paths / ((t.light_ms + t.heavy_ms) * 1e-3) / ceiling, gap.c_str(), gunrock.c_str(),
+            static_cast<unsigned long>(t.triangles), ok ? (have_expected ? "PASS" : "PASS (methods agree)") : "FAIL");
         std::fflush(stdout);
       }
     }

@@ -50,8 +50,7 @@ void drop_duplicates(coo_graph& g, duplicate_weight keep, clean_stats& stats) {
   } else {
     std::vector<std::size_t> order(m);
     std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
     std::vector<vertex_t> src, dst;
     std::vector<weight_t> weights;
     src.reserve(m);
@@ -65,10 +64,9 @@ void drop_duplicates(coo_graph& g, duplicate_weight keep, clean_stats& stats) {
         if (keep == duplicate_weight::min) combined = std::min(combined, w);
         if (keep == duplicate_weight::sum) combined += w;
       }
-      if (combined > std::numeric_limits<weight_t>::max() ||
-          combined < std::numeric_limits<weight_t>::min()) {
+      if (combined > std::numeric_limits<weight_t>::max() || combined < std::numeric_limits<weight_t>::min()) {
         throw input_error("summed weight of duplicate edge (" + std::to_string(g.src[order[i]]) + ", " +
-                    std::to_string(g.dst[order[i]]) + ") overflows 32 bits");
+                          std::to_string(g.dst[order[i]]) + ") overflows 32 bits");
       }
       src.push_back(g.src[order[i]]);
       dst.push_back(g.dst[order[i]]);
@@ -146,8 +144,7 @@ csr_graph to_csr(coo_graph&& g) {
       }
       scratch.clear();
       for (edge_t e = offsets[v]; e < offsets[v + 1]; ++e) scratch.emplace_back(targets[e], weights[e]);
-      std::stable_sort(scratch.begin(), scratch.end(),
-                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::stable_sort(scratch.begin(), scratch.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       for (std::size_t k = 0; k < scratch.size(); ++k) {
         targets[offsets[v] + k] = scratch[k].first;
         weights[offsets[v] + k] = scratch[k].second;

@@ -25,8 +25,7 @@ struct device_csr {
 
   [[nodiscard]] edge_t num_edges() const noexcept { return targets.size(); }
   [[nodiscard]] device_csr_view view() const noexcept {
-    return {num_vertices, num_edges(), offsets.data(), targets.data(),
-            weights.empty() ? nullptr : weights.data()};
+    return {num_vertices, num_edges(), offsets.data(), targets.data(), weights.empty() ? nullptr : weights.data()};
   }
 };
 

@@ -48,7 +48,8 @@ class vertex_frontier {
   void assign(const vertex_t* d_vertices, std::size_t n, cudaStream_t stream = nullptr) {
     reserve(n);
     if (n > 0)
-      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(vertices_.data(), d_vertices, n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, stream));
+      GRAPHKIT_CUDA_TRY(
+          cudaMemcpyAsync(vertices_.data(), d_vertices, n * sizeof(vertex_t), cudaMemcpyDeviceToDevice, stream));
     size_ = n;
     dense_ = false;
   }

@@ -25,7 +25,7 @@
 namespace graphkit {
 
 struct transfer_options {
-  unsigned threads = 0;                 ///< host threads; 0: min(8, hardware threads)
+  unsigned threads = 0;  ///< host threads; 0: min(8, hardware threads)
   /// Per pinned chunk; two per thread. Pinning costs ~0.55 ms per MiB on the
   /// H100 host (256 MiB took 140 ms of a 0.7 s run), so the pool stays small:
   /// 2 MiB chunks still keep the link busy.

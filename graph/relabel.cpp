@@ -82,7 +82,7 @@ relabeled_edges relabel_sparse(std::span<const std::uint64_t> src, std::span<con
   auto rank = [&](std::uint64_t id) {
     return static_cast<vertex_t>(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
   };
-  std::vector<vertex_t> new_id;  // by rank; empty means new id == rank
+  std::vector<vertex_t> new_id;         // by rank; empty means new id == rank
   std::vector<std::uint64_t> original;  // by new id, when not the sorted ids
   if (order == relabel_order::first_seen) {
     new_id.assign(ids.size(), kUnassigned);
@@ -115,8 +115,7 @@ relabeled_edges relabel_sparse(std::span<const std::uint64_t> src, std::span<con
 
 }  // namespace
 
-relabeled_edges relabel(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst,
-                        relabel_order order) {
+relabeled_edges relabel(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst, relabel_order order) {
   GRAPHKIT_EXPECTS(src.size() == dst.size(), "relabel: src and dst differ in length");
   std::uint64_t max_id = 0;
   for (std::size_t i = 0; i < src.size(); ++i) max_id = std::max({max_id, src[i], dst[i]});

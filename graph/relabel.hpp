@@ -23,7 +23,6 @@ struct relabeled_edges {
 };
 
 /// Throws input_error when there are more than 2^32 - 1 distinct ids.
-relabeled_edges relabel(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst,
-                        relabel_order order);
+relabeled_edges relabel(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst, relabel_order order);
 
 }  // namespace graphkit

@@ -25,13 +25,14 @@ namespace graphkit::apps {
 
 void add_common_options(CLI::App& app, common_options& o, bool positional_input, device_support devices) {
   if (positional_input) {
-    app.add_option("input", o.input, "Graph file: SNAP/whitespace edge list (.txt .el .wel), Matrix Market (.mtx), "
-                                      "DIMACS (.gr) or graphkit binary (.gkbin); .gz is read directly");
+    app.add_option("input", o.input,
+                   "Graph file: SNAP/whitespace edge list (.txt .el .wel), Matrix Market (.mtx), "
+                   "DIMACS (.gr) or graphkit binary (.gkbin); .gz is read directly");
     app.add_option("--gen", o.generator, std::string("Generate the graph instead of loading it: ") + kGeneratorSpecHelp)
         ->excludes(app.get_option("input"));
   }
-  app.add_option("--format", o.format, std::string("Input format, overriding the file extension: ") +
-                                           std::string(format_choices()));
+  app.add_option("--format", o.format,
+                 std::string("Input format, overriding the file extension: ") + std::string(format_choices()));
   app.add_flag("--symmetrize", o.symmetrize, "Treat every edge as undirected");
   app.add_flag("--random-weights", o.random_weights, "Replace weights by uniform random integers in [1, 255] (seeded)");
   app.add_option("--seed", o.seed, "Seed for generators, random weights and random sources")->capture_default_str();
@@ -54,8 +55,7 @@ void resolve_device(common_options& o, device_support devices) {
   if (o.device.empty()) {
     o.device = devices == device_support::cpu_and_gpu && cuda_device_count() > 0 ? "gpu" : "cpu";
   } else if (o.device == "gpu") {
-    if (const std::string why = cuda_unavailable_reason(); !why.empty())
-      throw input_error("--device gpu: " + why);
+    if (const std::string why = cuda_unavailable_reason(); !why.empty()) throw input_error("--device gpu: " + why);
   }
 }
 
@@ -177,7 +177,8 @@ built_graph build_input(input_edges&& g, const common_options& o, clean_options 
 
 void built_graph::fetch_adjacency() {
   if (host.has_adjacency()) return;
-  GRAPHKIT_EXPECTS(device.num_edges() == host.num_edges(), "built_graph: the device CSR was handed on before fetch_adjacency");
+  GRAPHKIT_EXPECTS(device.num_edges() == host.num_edges(),
+                   "built_graph: the device CSR was handed on before fetch_adjacency");
   host.targets = download(device.targets);
   host.weights = download(device.weights);
 }

@@ -50,8 +50,9 @@ progress_line::~progress_line() {
 void progress_line::watch() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    const auto wait = printed_ ? std::chrono::milliseconds(250)
-                               : std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(delay_));
+    const auto wait =
+        printed_ ? std::chrono::milliseconds(250)
+                 : std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(delay_));
     if (stop_signal_.wait_for(lock, wait, [this] { return stop_; })) return;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     if (seconds < delay_) continue;

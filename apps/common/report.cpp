@@ -61,10 +61,11 @@ void report::print(std::ostream& out) const {
   for (const auto& [name, s] : phases_) width = std::max(width, name.size());
   for (const auto& [key, v] : metrics_) width = std::max(width, key.size());
   out << app_ << "\n";
-  out << "  " << std::left << std::setw(static_cast<int>(width)) << "phase" << "  time (ms)\n";
+  out << "  " << std::left << std::setw(static_cast<int>(width)) << "phase"
+      << "  time (ms)\n";
   for (const auto& [name, s] : phases_)
-    out << "  " << std::left << std::setw(static_cast<int>(width)) << name << "  " << std::fixed
-        << std::setprecision(3) << s * 1e3 << "\n";
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << name << "  " << std::fixed << std::setprecision(3)
+        << s * 1e3 << "\n";
   out.unsetf(std::ios::floatfield);
   for (const auto& [key, v] : metrics_)
     out << "  " << std::left << std::setw(static_cast<int>(width)) << key << "  " << to_text(v) << "\n";
@@ -91,9 +92,8 @@ void report::write_json(const std::string& path) const {
   doc["metrics"] = std::move(metrics);
   doc["warnings"] = warnings_;
   if (validated_) {
-    doc["validation"] = {{"passed", validation_.passed()},
-                         {"mismatches", validation_.mismatches},
-                         {"first", validation_.first}};
+    doc["validation"] = {
+        {"passed", validation_.passed()}, {"mismatches", validation_.mismatches}, {"first", validation_.first}};
   } else {
     doc["validation"] = nullptr;
   }

@@ -75,7 +75,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   if (auto code = apps::parse_command_line(app, argc, argv)) return *code;
   p.symmetrize = o.symmetrize;
-  p.keep = weights == "min" ? duplicate_weight::min : weights == "first" ? duplicate_weight::first : duplicate_weight::sum;
+  p.keep = weights == "min"     ? duplicate_weight::min
+           : weights == "first" ? duplicate_weight::first
+                                : duplicate_weight::sum;
   const relabel_order order = relabel == "sorted" ? relabel_order::sorted : relabel_order::first_seen;
   return apps::guarded_main([&] { return dedup::run(o, p, order, out_path, out_format); });
 }

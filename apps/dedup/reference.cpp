@@ -20,8 +20,9 @@ coo_graph run_reference(const coo_graph& input, const params& p) {
     if (u == v && !p.keep_self_loops) continue;
     items.push_back({u, v, i, input.weighted() ? input.weights[i] : 0});
   }
-  std::sort(items.begin(), items.end(),
-            [](const item& a, const item& b) { return std::tie(a.u, a.v, a.position) < std::tie(b.u, b.v, b.position); });
+  std::sort(items.begin(), items.end(), [](const item& a, const item& b) {
+    return std::tie(a.u, a.v, a.position) < std::tie(b.u, b.v, b.position);
+  });
   coo_graph out;
   out.num_vertices = input.num_vertices;
   out.directed = !undirected;

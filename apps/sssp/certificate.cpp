@@ -12,13 +12,12 @@ namespace graphkit::sssp {
 apps::verification verify_certificate(const csr_graph& g, vertex_t source, const result& r) {
   apps::verification v;
   if (r.distances.size() != g.num_vertices) {
-    v.mismatch("expected " + std::to_string(g.num_vertices) + " distances, got " +
-               std::to_string(r.distances.size()));
+    v.mismatch("expected " + std::to_string(g.num_vertices) + " distances, got " + std::to_string(r.distances.size()));
     return v;
   }
   const auto& d = r.distances;
-  if (d[source] != 0) v.mismatch("source " + std::to_string(g.original_id(source)) + " has distance " +
-                                 std::to_string(d[source]));
+  if (d[source] != 0)
+    v.mismatch("source " + std::to_string(g.original_id(source)) + " has distance " + std::to_string(d[source]));
   std::vector<std::uint8_t> tight(g.num_vertices, 0);
   std::mutex lock;  // guards v, only on the failure path
   const std::size_t parts = detail::host_threads();

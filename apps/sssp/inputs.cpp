@@ -21,9 +21,9 @@ void check_weights(const coo_graph& coo, const apps::common_options& o, const ap
   if (o.random_weights) return;
   for (const weight_t w : coo.weights) {
     if (w < 0)
-      throw make_input_error(info.name, info.negative_weight_line,
-                             "negative weight " + std::to_string(w) +
-                                 ": sssp needs non-negative weights (or --random-weights)");
+      throw make_input_error(
+          info.name, info.negative_weight_line,
+          "negative weight " + std::to_string(w) + ": sssp needs non-negative weights (or --random-weights)");
   }
 }
 

@@ -40,8 +40,8 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
   apps::built_graph built = apps::build_input(std::move(edges), o, {}, r);
   if (o.validate || !on_gpu) built.fetch_adjacency();  // the oracles read the host copy
   const csr_graph& g = built.host;
-  const std::vector<vertex_t> sources = source ? std::vector<vertex_t>{apps::dense_vertex_id(g, *source)}
-                                               : pick_sources(g, source_count, o.seed);
+  const std::vector<vertex_t> sources =
+      source ? std::vector<vertex_t>{apps::dense_vertex_id(g, *source)} : pick_sources(g, source_count, o.seed);
 
   std::unique_ptr<gpu_solver> solver;
   gpu_stats stats, first_stats;
@@ -107,7 +107,8 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
     apps::phase_timer timer(r, "output");
     write_distances(g, first, o.output);
   }
-  r.set("device", on_gpu ? std::string("gpu (delta-stepping)") : std::string("cpu (Boost.Graph dijkstra_shortest_paths)"));
+  r.set("device",
+        on_gpu ? std::string("gpu (delta-stepping)") : std::string("cpu (Boost.Graph dijkstra_shortest_paths)"));
   r.set("sources", std::uint64_t{sources.size()});
   r.set("first source", std::uint64_t{g.original_id(sources[0])});
   r.set("reached (first source)", reached_first);
@@ -118,10 +119,10 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
                        : delta.how == delta_choice::mode::fixed  ? "fixed"
                                                                  : "heuristic";
     r.set("delta mode", std::string(mode));
-    r.set("delta (first source)", std::to_string(first_stats.delta_first) +
-                                      (first_stats.delta_last != first_stats.delta_first
-                                           ? " -> " + std::to_string(first_stats.delta_last)
-                                           : std::string()));
+    r.set("delta (first source)",
+          std::to_string(first_stats.delta_first) + (first_stats.delta_last != first_stats.delta_first
+                                                         ? " -> " + std::to_string(first_stats.delta_last)
+                                                         : std::string()));
     r.set("GPU distance width (bits)", std::uint64_t{first_stats.distance_bits});
     r.set("rounds (first source)", first_stats.rounds);
     r.set("us per round (first source)", first_stats.seconds * 1e6 / std::max<std::uint64_t>(first_stats.rounds, 1));
@@ -160,10 +161,11 @@ int main(int argc, char** argv) {
                  "Bucket width for the GPU: a positive integer, or 'auto' to adapt it while running "
                  "(default: 256 x mean weight / mean degree^2 x sqrt(mean / RMS degree), x sqrt(2^26 / edges) "
                  "past 2^26 edges)");
-  app.add_option("--relax-depth", tuning.relax_depth,
-                 "Hops past the frontier a GPU warp relaxes within one round (0: one hop per round; "
-                 "default: 8 on sparse, even graphs such as meshes and roads (mean degree <= 8, RMS degree <= twice the mean), "
-                 "else 0)")
+  app.add_option(
+         "--relax-depth", tuning.relax_depth,
+         "Hops past the frontier a GPU warp relaxes within one round (0: one hop per round; "
+         "default: 8 on sparse, even graphs such as meshes and roads (mean degree <= 8, RMS degree <= twice the mean), "
+         "else 0)")
       ->check(CLI::Range(0, 255));
   app.add_option("--solver-blocks", tuning.blocks,
                  "Blocks of the GPU solver's persistent kernel (default: as many as can be resident)")

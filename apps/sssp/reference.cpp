@@ -74,8 +74,8 @@ apps::verification verify(const csr_graph& g, const result& expected, const resu
   auto text = [](distance_t d) { return d == kUnreachable ? std::string("unreachable") : std::to_string(d); };
   for (vertex_t u = 0; u < g.num_vertices; ++u) {
     if (expected.distances[u] != actual.distances[u])
-      v.mismatch("vertex " + std::to_string(g.original_id(u)) + ": expected " + text(expected.distances[u]) +
-                 ", got " + text(actual.distances[u]));
+      v.mismatch("vertex " + std::to_string(g.original_id(u)) + ": expected " + text(expected.distances[u]) + ", got " +
+                 text(actual.distances[u]));
   }
   return v;
 }

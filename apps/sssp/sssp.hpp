@@ -85,17 +85,17 @@ graph_profile profile_of(vertex_t num_vertices, std::span<const edge_t> offsets,
 
 /// What one GPU run did, for the report.
 struct gpu_stats {
-  std::uint64_t rounds = 0;     ///< relaxation rounds (one pass over a frontier each)
-  std::uint64_t buckets = 0;    ///< non-empty buckets processed
-  std::uint64_t epochs = 0;     ///< far-list redistributions, plus the first
-  std::uint64_t examined = 0;   ///< edges relaxed (with repeats)
+  std::uint64_t rounds = 0;    ///< relaxation rounds (one pass over a frontier each)
+  std::uint64_t buckets = 0;   ///< non-empty buckets processed
+  std::uint64_t epochs = 0;    ///< far-list redistributions, plus the first
+  std::uint64_t examined = 0;  ///< edges relaxed (with repeats)
   std::uint64_t delta_first = 0;
   std::uint64_t delta_last = 0;
-  std::uint32_t distance_bits = 64;  ///< 32 where every distance fits (max weight x (n - 1) < 2^32 - 1)
-  std::uint32_t relax_depth = 0;     ///< solver_tuning::relax_depth, resolved
-  std::uint32_t blocks = 0;          ///< blocks of the kernel that ran
-  bool shared_memory_kernel = false; ///< the graph was solved in one block's shared memory
-  double seconds = 0;           ///< CUDA-event time from initialization to the end of the solve
+  std::uint32_t distance_bits = 64;   ///< 32 where every distance fits (max weight x (n - 1) < 2^32 - 1)
+  std::uint32_t relax_depth = 0;      ///< solver_tuning::relax_depth, resolved
+  std::uint32_t blocks = 0;           ///< blocks of the kernel that ran
+  bool shared_memory_kernel = false;  ///< the graph was solved in one block's shared memory
+  double seconds = 0;                 ///< CUDA-event time from initialization to the end of the solve
 };
 
 /// Delta-stepping on the GPU (see apps/sssp/gpu/). Construction uploads the

@@ -27,7 +27,8 @@ struct gap_anchor {
   [[nodiscard]] std::string binary(const char* name) const { return (std::filesystem::path(dir) / name).string(); }
   /// Both binaries are there (else the bench prints n/a).
   [[nodiscard]] bool available() const {
-    return !dir.empty() && std::filesystem::exists(binary("gap-sssp")) && std::filesystem::exists(binary("gap-converter"));
+    return !dir.empty() && std::filesystem::exists(binary("gap-sssp")) &&
+           std::filesystem::exists(binary("gap-converter"));
   }
 };
 
@@ -67,8 +68,8 @@ inline std::optional<std::string> run_command(const std::string& command) {
 /// (said on stderr) when the converter fails.
 inline std::optional<std::string> gap_serialize(const gap_anchor& gap, const std::string& gr_path) {
   const std::string wsg = std::filesystem::path(gr_path).replace_extension(".wsg").string();
-  const std::string command = detail::shell_quoted(gap.binary("gap-converter")) + " -f " + detail::shell_quoted(gr_path) +
-                              " -w -b " + detail::shell_quoted(wsg);
+  const std::string command = detail::shell_quoted(gap.binary("gap-converter")) + " -f " +
+                              detail::shell_quoted(gr_path) + " -w -b " + detail::shell_quoted(wsg);
   if (!detail::run_command(command)) return std::nullopt;
   return wsg;
 }
@@ -93,9 +94,9 @@ inline std::optional<double> gap_sssp_ms(const gap_anchor& gap, const std::strin
 }
 
 struct gap_result {
-  double ms = 0;           ///< median over the sources at the best delta
+  double ms = 0;            ///< median over the sources at the best delta
   std::uint64_t delta = 0;  ///< GAP's best of the deltas tried
-  std::string sweep;       ///< "delta=ms ..." on the sweep's sources
+  std::string sweep;        ///< "delta=ms ..." on the sweep's sources
 };
 
 /// GAP at its best delta, as its authors tune it: each delta once from the
@@ -103,8 +104,9 @@ struct gap_result {
 /// graphs), then the best one `trials` times from every source; the median
 /// over the sources. nullopt when GAP failed (said on stderr).
 inline std::optional<gap_result> gap_best(const gap_anchor& gap, const std::string& file,
-                                          const std::vector<vertex_t>& sources, const std::vector<std::uint64_t>& deltas,
-                                          int trials, std::size_t sweep_sources = 2) {
+                                          const std::vector<vertex_t>& sources,
+                                          const std::vector<std::uint64_t>& deltas, int trials,
+                                          std::size_t sweep_sources = 2) {
   if (deltas.empty() || sources.empty()) return std::nullopt;
   gap_result best;
   double best_sweep_ms = 0;
@@ -117,7 +119,8 @@ inline std::optional<gap_result> gap_best(const gap_anchor& gap, const std::stri
     }
     const double typical = apps::median(ms);
     char buf[48];
-    std::snprintf(buf, sizeof buf, "%s%lu=%.1f", best.sweep.empty() ? "" : " ", static_cast<unsigned long>(delta), typical);
+    std::snprintf(buf, sizeof buf, "%s%lu=%.1f", best.sweep.empty() ? "" : " ", static_cast<unsigned long>(delta),
+                  typical);
     best.sweep += buf;
     if (best.delta == 0 || typical < best_sweep_ms) best.delta = delta, best_sweep_ms = typical;
   }

@@ -10,7 +10,7 @@
 namespace graphkit::bench {
 
 static __global__ void random_gather(const unsigned long long* table, std::size_t size, std::size_t n,
-                              unsigned long long* sink) {
+                                     unsigned long long* sink) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) {
     const unsigned long long v = table[murmur3_hash{}(static_cast<std::uint64_t>(i)) % size];

@@ -33,7 +33,8 @@ void fill_edges(coo_graph& g, std::size_t m, Make&& make) {
 }
 
 void check_scale(unsigned scale, unsigned edge_factor) {
-  if (scale > kMaxScale) throw input_error("generator scale " + std::to_string(scale) + " exceeds " + std::to_string(kMaxScale));
+  if (scale > kMaxScale)
+    throw input_error("generator scale " + std::to_string(scale) + " exceeds " + std::to_string(kMaxScale));
   if (edge_factor == 0) throw input_error("generator edge factor must be at least 1");
 }
 
@@ -121,15 +122,15 @@ coo_graph generate_grid(vertex_t rows, vertex_t cols, std::uint64_t seed, weight
 generator_spec parse_generator_spec(const std::string& spec) {
   const std::size_t colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
-  if (colon == std::string::npos)
-    throw input_error("--gen '" + spec + "': expected " + kGeneratorSpecHelp);
+  if (colon == std::string::npos) throw input_error("--gen '" + spec + "': expected " + kGeneratorSpecHelp);
   std::string_view args = std::string_view(spec).substr(colon + 1);
   generator_spec out;
   if (kind == "rmat" || kind == "uniform") {
     const std::size_t second = args.find(':');
     out.kind = kind == "rmat" ? generator_spec::rmat : generator_spec::uniform;
     out.scale = parse_unsigned(spec, args.substr(0, second), "a scale");
-    out.edge_factor = second == std::string_view::npos ? 16 : parse_unsigned(spec, args.substr(second + 1), "an edge factor");
+    out.edge_factor =
+        second == std::string_view::npos ? 16 : parse_unsigned(spec, args.substr(second + 1), "an edge factor");
     check_scale(out.scale, out.edge_factor);
     return out;
   }
@@ -151,7 +152,8 @@ generator_spec parse_generator_spec(const std::string& spec) {
     out.kind = generator_spec::road;
     const std::size_t second = args.find(':');
     out.scale = parse_unsigned(spec, args.substr(0, second), "a scale");
-    if (second != std::string_view::npos) out.neighbours = parse_unsigned(spec, args.substr(second + 1), "a neighbour count");
+    if (second != std::string_view::npos)
+      out.neighbours = parse_unsigned(spec, args.substr(second + 1), "a neighbour count");
     if (out.scale > kMaxScale) throw input_error("--gen '" + spec + "': scale too large");
     if (out.neighbours == 0) throw input_error("--gen '" + spec + "': the neighbour count must be at least 1");
     return out;

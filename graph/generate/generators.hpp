@@ -32,11 +32,11 @@ coo_graph generate_grid(vertex_t rows, vertex_t cols, std::uint64_t seed, weight
 /// A road-like graph's shape (generate_road). Lengths are in mean point
 /// spacings, 1 / sqrt(n): the side of the square each point has to itself.
 struct road_params {
-  unsigned neighbours = 3;          ///< k: each point is joined to its k nearest
+  unsigned neighbours = 3;             ///< k: each point is joined to its k nearest
   double highway_fraction = 1.0 / 64;  ///< the share of points that start a fast link
-  double highway_length = 8;       ///< a fast link's mean length (uniform in [0.5, 1.5] x this)
-  double highway_speedup = 2;      ///< a fast link costs its length / speedup
-  double weight_per_spacing = 64;  ///< the integer weight of one mean spacing of road
+  double highway_length = 8;           ///< a fast link's mean length (uniform in [0.5, 1.5] x this)
+  double highway_speedup = 2;          ///< a fast link costs its length / speedup
+  double weight_per_spacing = 64;      ///< the integer weight of one mean spacing of road
 };
 
 /// A point of the unit square.

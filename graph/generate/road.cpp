@@ -42,9 +42,7 @@ struct cell_grid {
   std::vector<road_point> points;
   std::vector<std::uint64_t> start;
 
-  [[nodiscard]] unsigned cell_coord(double t) const {
-    return std::min(side - 1, static_cast<unsigned>(t * side));
-  }
+  [[nodiscard]] unsigned cell_coord(double t) const { return std::min(side - 1, static_cast<unsigned>(t * side)); }
 
   // The `k` nearest points to `q` that `accept` takes, nearest first (ties by
   // id), into best[0..); returns how many were found. Looks at the rings of
@@ -125,8 +123,9 @@ void check_road(unsigned scale, const road_params& p) {
                       std::to_string(p.neighbours));
   if (!(p.highway_fraction >= 0 && p.highway_fraction <= 1) || !(p.highway_length > 0) || !(p.highway_speedup >= 1) ||
       !(p.weight_per_spacing > 0))
-    throw input_error("road generator: highway fraction must be in [0, 1], length and weight per spacing positive, "
-                      "speedup at least 1");
+    throw input_error(
+        "road generator: highway fraction must be in [0, 1], length and weight per spacing positive, "
+        "speedup at least 1");
 }
 
 // Union-find with path halving, for the connectivity joins.
@@ -146,8 +145,12 @@ struct disjoint_sets {
 class road_builder {
  public:
   road_builder(unsigned scale, std::uint64_t seed, const road_params& p)
-      : p_(p), n_(std::uint64_t{1} << scale), stream_(road_stream(seed)), grid_(place_points(n_, stream_)),
-        spacing_(1.0 / std::sqrt(static_cast<double>(n_))), k_(p.neighbours) {}
+      : p_(p),
+        n_(std::uint64_t{1} << scale),
+        stream_(road_stream(seed)),
+        grid_(place_points(n_, stream_)),
+        spacing_(1.0 / std::sqrt(static_cast<double>(n_))),
+        k_(p.neighbours) {}
 
   coo_graph build() {
     find_neighbours();
@@ -289,15 +292,16 @@ class road_builder {
   // otherwise walk the whole component. Adds the pairs found for sure (nearer
   // than `rings` cell sides, or the whole grid searched) to `joins` as (min,
   // max) and returns the points of the other components, to look further.
-  std::vector<vertex_t> closest_pairs(const std::vector<vertex_t>& looking, const std::vector<vertex_t>& comp, int rings,
-                                      std::vector<std::pair<vertex_t, vertex_t>>& joins) const {
+  std::vector<vertex_t> closest_pairs(const std::vector<vertex_t>& looking, const std::vector<vertex_t>& comp,
+                                      int rings, std::vector<std::pair<vertex_t, vertex_t>>& joins) const {
     std::vector<candidate> link(looking.size());
     const std::size_t parts = looking.size() < 1024 ? 1 : detail::host_threads();
     detail::parallel_parts(parts, [&](std::size_t part) {
       const auto [lo, hi] = detail::part_range(looking.size(), parts, part);
       for (std::size_t i = lo; i < hi; ++i) {
         const vertex_t v = looking[i], own = comp[v];
-        if (grid_.nearest(grid_.points[v], 1, &link[i], [&](vertex_t j) { return comp[j] != own; }, rings) == 0)
+        if (grid_.nearest(
+                grid_.points[v], 1, &link[i], [&](vertex_t j) { return comp[j] != own; }, rings) == 0)
           link[i] = {std::numeric_limits<double>::infinity(), kNone};
       }
     });

@@ -33,12 +33,12 @@ constexpr std::uint64_t kSliceWords = std::uint64_t{kThreads} * 16;
 struct array_sums {
   const unsigned char* data;
   std::uint64_t bytes;
-  std::uint64_t first_word;     ///< the array's offset in the file / 8
-  std::uint64_t block_words;    ///< the file's block size / 8
-  std::uint64_t slices;         ///< CUDA blocks per file block
-  unsigned long long* sums;     ///< one per file block of this array, zeroed
-  std::uint32_t vertices;       ///< ids must be below this ...
-  bool vertex_ids;              ///< ... when the array holds them (src, dst)
+  std::uint64_t first_word;          ///< the array's offset in the file / 8
+  std::uint64_t block_words;         ///< the file's block size / 8
+  std::uint64_t slices;              ///< CUDA blocks per file block
+  unsigned long long* sums;          ///< one per file block of this array, zeroed
+  std::uint32_t vertices;            ///< ids must be below this ...
+  bool vertex_ids;                   ///< ... when the array holds them (src, dst)
   unsigned long long* first_beyond;  ///< min edge index naming a vertex >= vertices
 };
 
@@ -126,10 +126,17 @@ std::optional<device_loaded> load_binary_on_gpu(const std::string& path) {
     const std::uint64_t block_words = l.block_bytes / 8;
     const std::uint64_t slices = blocks_for(std::min(block_words, (p.bytes + 7) / 8), kSliceWords);
     const std::uint64_t grid = p.blocks * slices;
-    if (grid > 0x7fffffffu) throw error("load_binary_on_gpu: too many blocks for one launch (" + std::to_string(grid) + ")");
-    const array_sums args{static_cast<const unsigned char*>(a.data), p.bytes, p.offset / 8, block_words, slices,
-                          sums.data() + p.first_block, static_cast<std::uint32_t>(l.vertices),
-                          a.array == gkbin::kSrc || a.array == gkbin::kDst, first_beyond.data()};
+    if (grid > 0x7fffffffu)
+      throw error("load_binary_on_gpu: too many blocks for one launch (" + std::to_string(grid) + ")");
+    const array_sums args{static_cast<const unsigned char*>(a.data),
+                          p.bytes,
+                          p.offset / 8,
+                          block_words,
+                          slices,
+                          sums.data() + p.first_block,
+                          static_cast<std::uint32_t>(l.vertices),
+                          a.array == gkbin::kSrc || a.array == gkbin::kDst,
+                          first_beyond.data()};
     block_sums_kernel<<<static_cast<unsigned>(grid), kThreads>>>(args);
     GRAPHKIT_CHECK_LAUNCH();
   }

@@ -35,8 +35,8 @@ namespace {
 constexpr std::uint64_t kNoEdge = std::numeric_limits<std::uint64_t>::max();  // no overflowing edge
 
 struct arc_layout {
-  int bits;         // target bits in a key
-  bool both_ways;   // undirected: two arcs per edge
+  int bits;        // target bits in a key
+  bool both_ways;  // undirected: two arcs per edge
   bool drop_loops;
 };
 
@@ -181,11 +181,11 @@ std::size_t merge_duplicate_arcs(device_buffer<std::uint64_t>& keys, device_buff
     device_buffer<unsigned long long> overflow(1);
     overflow.fill_bytes(0xff);
     narrow_sums_kernel<<<blocks_for(count), 256>>>(sums.data(), keys_alt.data(), count, bits, undirected,
-                                                    weights_alt.data(), overflow.data());
+                                                   weights_alt.data(), overflow.data());
     GRAPHKIT_CHECK_LAUNCH();
     if (const auto bad = read_one(overflow.data()); bad != kNoEdge)
       throw input_error("summed weight of duplicate edge (" + std::to_string(bad >> 32) + ", " +
-                  std::to_string(bad & 0xffffffffu) + ") overflows 32 bits");
+                        std::to_string(bad & 0xffffffffu) + ") overflows 32 bits");
   }
   std::swap(keys, keys_alt);
   std::swap(weights, weights_alt);
@@ -298,18 +298,17 @@ device_csr build_csr_device(device_edges&& g, const clean_options& options, clea
     GRAPHKIT_CHECK_LAUNCH();
     detail::exclusive_scan(block_offsets.data(), block_offsets.size());
     std::size_t count = read_one(block_offsets.data() + blocks_for(m));
-    expand_range_arcs_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(),
-                                                     weighted ? g.weights.data() : nullptr, m, layout, lo, hi,
-                                                     block_offsets.data(), keys.data(), weights.data());
+    expand_range_arcs_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(), weighted ? g.weights.data() : nullptr,
+                                                     m, layout, lo, hi, block_offsets.data(), keys.data(),
+                                                     weights.data());
     GRAPHKIT_CHECK_LAUNCH();
     if (weighted) detail::sort_pairs_ping_pong(keys, keys_alt, weights, weights_alt, count, 2 * layout.bits);
     else detail::sort_keys_ping_pong(keys, keys_alt, count, 2 * layout.bits);
     if (options.drop_duplicates)
       count = merge_duplicate_arcs(keys, keys_alt, weights, weights_alt, count, layout.bits, undirected, options.keep);
-    lay_out_range_kernel<<<blocks_for(count + 1), 256>>>(keys.data(), weighted ? weights.data() : nullptr, count,
-                                                         layout.bits, lo, hi, base, out.targets.data(),
-                                                         out.weights.data(), out.offsets.data(),
-                                                         counters.data() + kHistogramBins + 1);
+    lay_out_range_kernel<<<blocks_for(count + 1), 256>>>(
+        keys.data(), weighted ? weights.data() : nullptr, count, layout.bits, lo, hi, base, out.targets.data(),
+        out.weights.data(), out.offsets.data(), counters.data() + kHistogramBins + 1);
     GRAPHKIT_CHECK_LAUNCH();
     base += count;
   }
@@ -318,12 +317,14 @@ device_csr build_csr_device(device_edges&& g, const clean_options& options, clea
   if (base < arcs) {  // runs merged: the CSR at its final size
     device_buffer<vertex_t> targets(base);
     if (base > 0)
-      GRAPHKIT_CUDA_TRY(cudaMemcpy(targets.data(), out.targets.data(), base * sizeof(vertex_t), cudaMemcpyDeviceToDevice));
+      GRAPHKIT_CUDA_TRY(
+          cudaMemcpy(targets.data(), out.targets.data(), base * sizeof(vertex_t), cudaMemcpyDeviceToDevice));
     out.targets = std::move(targets);
     if (weighted) {
       device_buffer<weight_t> kept(base);
       if (base > 0)
-        GRAPHKIT_CUDA_TRY(cudaMemcpy(kept.data(), out.weights.data(), base * sizeof(weight_t), cudaMemcpyDeviceToDevice));
+        GRAPHKIT_CUDA_TRY(
+            cudaMemcpy(kept.data(), out.weights.data(), base * sizeof(weight_t), cudaMemcpyDeviceToDevice));
       out.weights = std::move(kept);
     }
   }

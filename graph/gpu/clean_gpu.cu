@@ -23,8 +23,8 @@ constexpr long long kMaxWeight = std::numeric_limits<weight_t>::max();
 constexpr long long kMinWeight = std::numeric_limits<weight_t>::min();
 
 struct aggregates {
-  int* min;                  // per slot
-  long long* sum;            // per slot, 64-bit so overflow can be reported
+  int* min;                   // per slot
+  long long* sum;             // per slot, 64-bit so overflow can be reported
   unsigned long long* first;  // per slot: the smallest edge index
 };
 
@@ -80,8 +80,7 @@ __global__ void gather_edges_kernel(edge_ref table, aggregates agg, const weight
     out_weights[j] = weights[agg.first[s]];
   } else {
     const long long sum = agg.sum[s];
-    if (sum > kMaxWeight || sum < kMinWeight)
-      atomicMin(overflow_key, static_cast<unsigned long long>(key));
+    if (sum > kMaxWeight || sum < kMinWeight) atomicMin(overflow_key, static_cast<unsigned long long>(key));
     out_weights[j] = static_cast<std::int32_t>(sum);
   }
 }
@@ -99,8 +98,7 @@ __global__ void fill_kernel(int* data, std::size_t n, int value) {
 }  // namespace
 
 clean_stats clean_device(device_edges& g, const clean_options& options) {
-  if (!options.drop_duplicates)
-    throw error("clean_on_gpu merges duplicate edges: use clean() to keep them");
+  if (!options.drop_duplicates) throw error("clean_on_gpu merges duplicate edges: use clean() to keep them");
   clean_stats stats;
   stats.input_edges = g.num_edges();
   if (options.symmetrize) g.directed = false;
@@ -150,7 +148,7 @@ clean_stats clean_device(device_edges& g, const clean_options& options) {
   const std::size_t n = read_one(counters.data() + 2);
   if (const auto bad = read_one(counters.data() + 3); weighted && bad != kNoEdge)
     throw input_error("summed weight of duplicate edge (" + std::to_string(bad >> 32) + ", " +
-                std::to_string(bad & 0xffffffffu) + ") overflows 32 bits");
+                      std::to_string(bad & 0xffffffffu) + ") overflows 32 bits");
   stats.duplicates_removed = m - stats.self_loops_removed - n;
 
   const int key_bits = std::min(64, 32 + detail::bits_for(g.num_vertices));
@@ -166,14 +164,14 @@ clean_stats clean_device(device_edges& g, const clean_options& options) {
   if (weighted) {
     g.weights = device_buffer<weight_t>(n);
     if (n > 0)
-      GRAPHKIT_CUDA_TRY(cudaMemcpy(g.weights.data(), kept_weights.data(), n * sizeof(weight_t), cudaMemcpyDeviceToDevice));
+      GRAPHKIT_CUDA_TRY(
+          cudaMemcpy(g.weights.data(), kept_weights.data(), n * sizeof(weight_t), cudaMemcpyDeviceToDevice));
   }
   return stats;
 }
 
 clean_stats clean_on_gpu(coo_graph& g, const clean_options& options) {
-  if (!options.drop_duplicates)
-    throw error("clean_on_gpu merges duplicate edges: use clean() to keep them");
+  if (!options.drop_duplicates) throw error("clean_on_gpu merges duplicate edges: use clean() to keep them");
   if (options.random_weights) assign_random_weights(g, options.seed, options.max_random_weight);
   detail::require_device_memory("clean_on_gpu", g.num_edges(), (g.weighted() ? 136 : 80) * g.num_edges());
   device_edges d = to_device(g);

@@ -60,7 +60,8 @@ struct thread_bytes {
 };
 
 __device__ thread_bytes load_thread_bytes(const char* text) {
-  const auto* p = reinterpret_cast<const uint4*>(text + (std::size_t{blockIdx.x} * kBlock + threadIdx.x) * kBytesPerThread);
+  const auto* p =
+      reinterpret_cast<const uint4*>(text + (std::size_t{blockIdx.x} * kBlock + threadIdx.x) * kBytesPerThread);
   return {{p[0], p[1]}};
 }
 
@@ -176,8 +177,8 @@ std::optional<device_edges> parse_body(device_buffer<char>&& text, std::size_t s
   const line_rules rules{body.fields, body.arc_prefix, body.max_id};
   const line_outputs out{edges.src.data(), edges.dst.data(), ids.data(), edges.weights.data(), lines, rejected.data()};
   if (tiles > 0) {
-    parse_tile_lines_kernel<<<static_cast<unsigned>(tiles), kBlock>>>(text.data(), size, tile_first_line.data(),
-                                                                      rules, out);
+    parse_tile_lines_kernel<<<static_cast<unsigned>(tiles), kBlock>>>(text.data(), size, tile_first_line.data(), rules,
+                                                                      out);
     GRAPHKIT_CHECK_LAUNCH();
   }
   text = {};
@@ -225,9 +226,8 @@ std::optional<device_loaded> load_on_gpu(const std::string& path, const gpu_load
     loaded.bytes = host.size();
     body_bytes = host.size() - body->offset;
     const char* from = host.view().data() + body->offset;
-    text = body_on_device(body_bytes, [from](char* chunk, std::size_t at, std::size_t len) {
-      std::copy_n(from + at, len, chunk);
-    });
+    text = body_on_device(body_bytes,
+                          [from](char* chunk, std::size_t at, std::size_t len) { std::copy_n(from + at, len, chunk); });
     host.release();
   } else {
     std::string head(std::min(size, kHeadBytes), '\0');
@@ -242,7 +242,8 @@ std::optional<device_loaded> load_on_gpu(const std::string& path, const gpu_load
         throw make_input_error(file.path(), 0, "the file shrank while it was being read");
     });
   }
-  std::optional<device_edges> edges = parse_body(std::move(text), body_bytes, *body, options.relabel, loaded.original_ids);
+  std::optional<device_edges> edges =
+      parse_body(std::move(text), body_bytes, *body, options.relabel, loaded.original_ids);
   if (!edges) return std::nullopt;
   loaded.edges = std::move(*edges);
   return loaded;

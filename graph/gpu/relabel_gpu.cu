@@ -30,8 +30,8 @@ __device__ std::uint64_t position_of(std::size_t i, std::size_t edges) {
   return i < edges ? 2 * i : 2 * (i - edges) + 1;
 }
 
-__global__ void insert_ids_kernel(id_ref table, const std::uint64_t* ids, std::size_t n,
-                                  unsigned long long* failures, unsigned* saw_empty_id) {
+__global__ void insert_ids_kernel(id_ref table, const std::uint64_t* ids, std::size_t n, unsigned long long* failures,
+                                  unsigned* saw_empty_id) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const std::uint64_t id = ids[i];
@@ -69,8 +69,8 @@ __global__ void write_ranks_kernel(id_ref table, const std::uint64_t* ordered, s
 }
 
 /// Endpoint i (of [src..., dst...]) gets its dense id.
-__global__ void translate_kernel(id_find_ref table, const std::uint64_t* ids, std::size_t n, std::uint32_t empty_id_rank,
-                                 std::uint32_t* src, std::uint32_t* dst) {
+__global__ void translate_kernel(id_find_ref table, const std::uint64_t* ids, std::size_t n,
+                                 std::uint32_t empty_id_rank, std::uint32_t* src, std::uint32_t* dst) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const std::uint32_t dense = index_of(table, ids[i], empty_id_rank);

@@ -32,8 +32,8 @@ void sort_pairs_impl(device_buffer<std::uint64_t>& keys, device_buffer<Value>& v
   device_buffer<std::uint64_t> keys_out(keys.size());
   device_buffer<Value> values_out(values.size());
   with_temp([&](void* temp, std::size_t& bytes) {
-    return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.data(), keys_out.data(), values.data(),
-                                           values_out.data(), n, 0, end_bit);
+    return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.data(), keys_out.data(), values.data(), values_out.data(),
+                                           n, 0, end_bit);
   });
   keys = std::move(keys_out);
   values = std::move(values_out);
@@ -50,13 +50,11 @@ void sort_keys(device_buffer<std::uint64_t>& keys, std::size_t n, int end_bit) {
   keys = std::move(out);
 }
 
-void sort_pairs(device_buffer<std::uint64_t>& keys, device_buffer<std::uint64_t>& values, std::size_t n,
-                int end_bit) {
+void sort_pairs(device_buffer<std::uint64_t>& keys, device_buffer<std::uint64_t>& values, std::size_t n, int end_bit) {
   sort_pairs_impl(keys, values, n, end_bit);
 }
 
-void sort_pairs(device_buffer<std::uint64_t>& keys, device_buffer<std::int32_t>& values, std::size_t n,
-                int end_bit) {
+void sort_pairs(device_buffer<std::uint64_t>& keys, device_buffer<std::int32_t>& values, std::size_t n, int end_bit) {
   sort_pairs_impl(keys, values, n, end_bit);
 }
 
@@ -68,8 +66,7 @@ void sort_segments(device_buffer<std::uint64_t>& keys, device_buffer<std::int32_
   with_temp([&](void* temp, std::size_t& bytes) {
     return cub::DeviceSegmentedRadixSort::SortPairs(temp, bytes, keys.data(), keys_out.data(), values.data(),
                                                     values_out.data(), static_cast<int>(n),
-                                                    static_cast<int>(num_segments), offsets, offsets + 1, 0,
-                                                    end_bit);
+                                                    static_cast<int>(num_segments), offsets, offsets + 1, 0, end_bit);
   });
   keys = std::move(keys_out);
   values = std::move(values_out);
@@ -79,9 +76,8 @@ void sort_keys_ping_pong(device_buffer<std::uint64_t>& keys, device_buffer<std::
                          int end_bit) {
   if (n < 2) return;
   cub::DoubleBuffer<std::uint64_t> k(keys.data(), keys_alt.data());
-  with_temp([&](void* temp, std::size_t& bytes) {
-    return cub::DeviceRadixSort::SortKeys(temp, bytes, k, n, 0, end_bit);
-  });
+  with_temp(
+      [&](void* temp, std::size_t& bytes) { return cub::DeviceRadixSort::SortKeys(temp, bytes, k, n, 0, end_bit); });
   if (k.Current() != keys.data()) std::swap(keys, keys_alt);
 }
 
@@ -148,9 +144,7 @@ std::size_t unique_pairs_sum(const std::uint64_t* keys, const std::int32_t* valu
 
 void exclusive_scan(std::uint64_t* data, std::size_t n) {
   if (n == 0) return;
-  with_temp([&](void* temp, std::size_t& bytes) {
-    return cub::DeviceScan::ExclusiveSum(temp, bytes, data, data, n);
-  });
+  with_temp([&](void* temp, std::size_t& bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, data, data, n); });
 }
 
 }  // namespace graphkit::detail

@@ -72,8 +72,8 @@ void write_binary_v1(const coo_graph& g, const std::string& path) {
     if (std::fwrite(data, 1, bytes, f.get()) != bytes) throw make_input_error(path, 0, "write failed");
     sum.add(data, bytes);
   };
-  const std::uint32_t flags = (g.weighted() ? kWeighted : 0) | (g.directed ? kDirected : 0) |
-                              (g.original_ids.empty() ? 0 : kOriginalIds);
+  const std::uint32_t flags =
+      (g.weighted() ? kWeighted : 0) | (g.directed ? kDirected : 0) | (g.original_ids.empty() ? 0 : kOriginalIds);
   const std::uint64_t n = g.num_vertices, m = g.num_edges();
   put(kMagic, 8);
   put(&kVersion, 4);
@@ -110,22 +110,23 @@ loaded_graph read_binary_v1(const std::string& path) {
     throw make_input_error(path, 0, "not a graphkit binary graph: wrong magic (expected 'GRAPHKIT')");
   get(&version, 4, "header");
   if (version != kVersion)
-    throw make_input_error(path, 0, "graphkit binary version " + std::to_string(version) +
-                                        " is not supported (this build reads version " + std::to_string(kVersion) + ")");
+    throw make_input_error(path, 0,
+                           "graphkit binary version " + std::to_string(version) +
+                               " is not supported (this build reads version " + std::to_string(kVersion) + ")");
   get(&flags, 4, "header");
   get(&n, 8, "header");
   get(&m, 8, "header");
   if ((flags & ~(kWeighted | kDirected | kOriginalIds)) != 0)
     throw make_input_error(path, 0, "unknown header flags " + std::to_string(flags));
   if (n >= kMaxVertices || m > (file_bytes / 8))
-    throw make_input_error(path, 0, "header claims " + std::to_string(n) + " vertices and " +
-                                        std::to_string(m) + " edges, which a " + std::to_string(file_bytes) +
-                                        "-byte file cannot hold");
-  const std::uint64_t expected = kHeaderBytes + m * 8 + ((flags & kWeighted) ? m * 4 : 0) +
-                                 ((flags & kOriginalIds) ? n * 8 : 0) + 8;
+    throw make_input_error(path, 0,
+                           "header claims " + std::to_string(n) + " vertices and " + std::to_string(m) +
+                               " edges, which a " + std::to_string(file_bytes) + "-byte file cannot hold");
+  const std::uint64_t expected =
+      kHeaderBytes + m * 8 + ((flags & kWeighted) ? m * 4 : 0) + ((flags & kOriginalIds) ? n * 8 : 0) + 8;
   if (file_bytes != expected)
-    throw make_input_error(path, 0, "file is " + std::to_string(file_bytes) + " bytes, its header implies " +
-                                        std::to_string(expected));
+    throw make_input_error(
+        path, 0, "file is " + std::to_string(file_bytes) + " bytes, its header implies " + std::to_string(expected));
   loaded_graph out;
   out.format = file_format::binary;
   out.bytes = file_bytes;

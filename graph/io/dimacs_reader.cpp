@@ -19,7 +19,8 @@ dimacs_problem read_problem(const std::string& path, std::string_view& text) {
   std::size_t line_no = 0;
   std::string why;
   while (problem.line == 0) {
-    if (text.empty()) throw make_input_error(path, line_no, "expected a problem line 'p sp NODES ARCS', found end of file");
+    if (text.empty())
+      throw make_input_error(path, line_no, "expected a problem line 'p sp NODES ARCS', found end of file");
     std::string_view line = take_line(text);
     ++line_no;
     field_reader fields(line);
@@ -84,8 +85,7 @@ loaded_graph read_dimacs(const std::string& path, text_buffer&& file_text) {
     return next;
   };
   raw_edges<vertex_t> raw = parse_edges<vertex_t>(
-      text, problem_line + 1, path, true, 1, fast,
-      [&](chunk& chunk, std::string_view line, std::size_t local) {
+      text, problem_line + 1, path, true, 1, fast, [&](chunk& chunk, std::string_view line, std::size_t local) {
         if (is_comment_or_blank(line)) return true;
         field_reader fields(line);
         if (fields.peek() == 'p') {
@@ -115,8 +115,9 @@ loaded_graph read_dimacs(const std::string& path, text_buffer&& file_text) {
       });
   file_text.release();
   if (raw.src.size() != arcs)
-    throw make_input_error(path, problem_line, "the problem line promises " + std::to_string(arcs) +
-                                                   " arcs, the file has " + std::to_string(raw.src.size()));
+    throw make_input_error(
+        path, problem_line,
+        "the problem line promises " + std::to_string(arcs) + " arcs, the file has " + std::to_string(raw.src.size()));
 
   loaded_graph out;
   out.format = file_format::dimacs;

@@ -21,8 +21,7 @@ bool first_data_line_weighted(std::string_view text) {
     const std::string_view line = take_line(text);
     if (is_comment_or_blank(line)) continue;
     int count = 0;
-    for (std::size_t i = 0; i < line.size(); ++i)
-      count += !is_blank(line[i]) && (i == 0 || is_blank(line[i - 1]));
+    for (std::size_t i = 0; i < line.size(); ++i) count += !is_blank(line[i]) && (i == 0 || is_blank(line[i - 1]));
     return count >= 3;
   }
   return false;
@@ -73,8 +72,7 @@ loaded_graph read_edge_list(const std::string& path, text_buffer&& file_text, co
         }
         std::int64_t wide = 0;
         weight_t w = 0;
-        if (!fields.integer(wide, "an integer weight", chunk.why) || !narrow_weight(wide, w, chunk.why))
-          return false;
+        if (!fields.integer(wide, "an integer weight", chunk.why) || !narrow_weight(wide, w, chunk.why)) return false;
         if (!fields.expect_end("src dst [weight]", chunk.why)) return false;
         chunk.add(u, v, w, local);
         return true;

@@ -26,8 +26,8 @@ struct mm_header {
   mm_field field = mm_field::pattern;
   bool symmetric = false;
   std::uint64_t rows = 0, cols = 0, entries = 0;
-  std::size_t size_line = 0;   // file line of "rows cols entries"
-  std::size_t data_line = 0;   // file line where entries start
+  std::size_t size_line = 0;  // file line of "rows cols entries"
+  std::size_t data_line = 0;  // file line where entries start
 };
 
 // Reads the banner, comments and size line off the front of `text`.
@@ -51,24 +51,25 @@ mm_header read_header(const std::string& path, std::string_view& text) {
   if (lower(words[1]) != "matrix")
     throw make_input_error(path, 1, "expected object 'matrix', found '" + words[1] + "'");
   if (lower(words[2]) != "coordinate")
-    throw make_input_error(path, 1, "expected format 'coordinate' (a sparse matrix), found '" + words[2] +
-                                        "'; dense 'array' files are not graphs");
+    throw make_input_error(
+        path, 1,
+        "expected format 'coordinate' (a sparse matrix), found '" + words[2] + "'; dense 'array' files are not graphs");
   const std::string field = lower(words[3]);
   if (field == "pattern") h.field = mm_field::pattern;
   else if (field == "integer") h.field = mm_field::integer;
   else if (field == "real" || field == "double") h.field = mm_field::real;
-  else
-    throw make_input_error(path, 1, "expected field 'pattern', 'integer' or 'real', found '" + words[3] + "'");
+  else throw make_input_error(path, 1, "expected field 'pattern', 'integer' or 'real', found '" + words[3] + "'");
   const std::string symmetry = lower(words[4]);
   if (symmetry == "general") h.symmetric = false;
   else if (symmetry == "symmetric" || symmetry == "skew-symmetric") h.symmetric = true;
   else
-    throw make_input_error(path, 1, "expected symmetry 'general', 'symmetric' or 'skew-symmetric', found '" +
-                                        words[4] + "'");
+    throw make_input_error(path, 1,
+                           "expected symmetry 'general', 'symmetric' or 'skew-symmetric', found '" + words[4] + "'");
 
   std::size_t line_no = 1;
   for (;;) {
-    if (text.empty()) throw make_input_error(path, line_no, "expected the size line 'rows cols entries', found end of file");
+    if (text.empty())
+      throw make_input_error(path, line_no, "expected the size line 'rows cols entries', found end of file");
     std::string_view line = take_line(text);
     ++line_no;
     field_reader fields(line);
@@ -81,8 +82,9 @@ mm_header read_header(const std::string& path, std::string_view& text) {
     break;
   }
   if (h.rows != h.cols)
-    throw make_input_error(path, h.size_line, "a graph needs a square matrix, this one is " +
-                                                  std::to_string(h.rows) + " x " + std::to_string(h.cols));
+    throw make_input_error(
+        path, h.size_line,
+        "a graph needs a square matrix, this one is " + std::to_string(h.rows) + " x " + std::to_string(h.cols));
   if (h.rows >= kMaxVertices)
     throw make_input_error(path, h.size_line, std::to_string(h.rows) + " vertices do not fit 32-bit ids");
   return h;
@@ -153,8 +155,7 @@ loaded_graph read_matrix_market(const std::string& path, text_buffer&& file_text
         weight_t w = 0;
         if (h.field == mm_field::integer) {
           std::int64_t wide = 0;
-          if (!fields.integer(wide, "an integer value", chunk.why) || !narrow_weight(wide, w, chunk.why))
-            return false;
+          if (!fields.integer(wide, "an integer value", chunk.why) || !narrow_weight(wide, w, chunk.why)) return false;
         } else {
           double value = 0;
           if (!fields.real(value, "a real value", chunk.why)) return false;
@@ -170,8 +171,9 @@ loaded_graph read_matrix_market(const std::string& path, text_buffer&& file_text
       });
   file_text.release();
   if (raw.src.size() != h.entries)
-    throw make_input_error(path, h.size_line, "the size line promises " + std::to_string(h.entries) +
-                                                  " entries, the file has " + std::to_string(raw.src.size()));
+    throw make_input_error(path, h.size_line,
+                           "the size line promises " + std::to_string(h.entries) + " entries, the file has " +
+                               std::to_string(raw.src.size()));
 
   loaded_graph out;
   out.format = file_format::matrix_market;

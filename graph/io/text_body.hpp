@@ -17,11 +17,11 @@ namespace graphkit {
 
 struct text_body {
   file_format format = file_format::edge_list;
-  std::size_t offset = 0;      ///< byte where the data lines begin (header and leading comments skipped)
-  int fields = 2;              ///< unsigned numbers per line: 2, or 3 with the weight last
-  bool arc_prefix = false;     ///< DIMACS: every line reads "a U V W"
-  std::uint64_t max_id = 0;    ///< ids are 1..max_id, stored as id - 1; 0: edge-list ids, any 64-bit value
-  std::uint64_t lines = 0;     ///< data lines the header promises (0: edge lists promise none)
+  std::size_t offset = 0;    ///< byte where the data lines begin (header and leading comments skipped)
+  int fields = 2;            ///< unsigned numbers per line: 2, or 3 with the weight last
+  bool arc_prefix = false;   ///< DIMACS: every line reads "a U V W"
+  std::uint64_t max_id = 0;  ///< ids are 1..max_id, stored as id - 1; 0: edge-list ids, any 64-bit value
+  std::uint64_t lines = 0;   ///< data lines the header promises (0: edge lists promise none)
   bool directed = true;
 };
 

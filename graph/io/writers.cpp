@@ -15,8 +15,7 @@ class text_writer {
     return *this;
   }
   template <class T>
-    requires std::is_integral_v<T>
-  text_writer& operator<<(T value) {
+  requires std::is_integral_v<T> text_writer& operator<<(T value) {
     char digits[24];
     const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
     out_.append(digits, end);

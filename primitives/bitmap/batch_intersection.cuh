@@ -72,7 +72,8 @@ static __global__ void __launch_bounds__(kThreads)
           }
         }
       } else {
-        for (std::uint64_t k = threadIdx.x; k < n_small; k += kThreads) found += sorted_contains(big, std::uint64_t{0}, n_big, small[k]);
+        for (std::uint64_t k = threadIdx.x; k < n_small; k += kThreads)
+          found += sorted_contains(big, std::uint64_t{0}, n_big, small[k]);
       }
     }
     const unsigned total = reduce(storage).Sum(found);
@@ -94,7 +95,8 @@ inline void batch_intersection_count(const std::uint32_t* d_values, const set_pa
   GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, batch_detail::batch_intersection_kernel,
                                                                   batch_detail::kThreads, 0));
-  const auto grid = static_cast<unsigned>(std::min<std::size_t>(n, static_cast<std::size_t>(sms) * std::max(per_sm, 1)));
+  const auto grid =
+      static_cast<unsigned>(std::min<std::size_t>(n, static_cast<std::size_t>(sms) * std::max(per_sm, 1)));
   batch_detail::batch_intersection_kernel<<<grid, batch_detail::kThreads, 0, stream>>>(d_values, d_pairs, n, d_counts,
                                                                                        next.data());
   GRAPHKIT_CHECK_LAUNCH();

@@ -38,12 +38,12 @@ inline constexpr std::uint32_t kNoBlock = 0xffffffffu;
 
 /// The block pool as kernels see it.
 struct block_pool_ref {
-  std::uint32_t* words;       ///< capacity blocks of kBitmapWordsPerChunk words; free blocks are all zero
-  std::uint32_t* queue;       ///< capacity entries: ids of free blocks, a ring
-  unsigned long long* head;   ///< tickets taken (allocations)
-  unsigned long long* tail;   ///< tickets given back, plus the initial capacity
+  std::uint32_t* words;      ///< capacity blocks of kBitmapWordsPerChunk words; free blocks are all zero
+  std::uint32_t* queue;      ///< capacity entries: ids of free blocks, a ring
+  unsigned long long* head;  ///< tickets taken (allocations)
+  unsigned long long* tail;  ///< tickets given back, plus the initial capacity
   std::uint32_t capacity;
-  unsigned long long* dry;    ///< allocations that found the pool empty
+  unsigned long long* dry;  ///< allocations that found the pool empty
 
   /// A free block's id, or kNoBlock (counted in *dry). Only in take-kernels.
   __device__ std::uint32_t take() const {

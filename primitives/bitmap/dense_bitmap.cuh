@@ -99,7 +99,7 @@ class dense_bitmap {
 
   std::uint64_t universe_ = 0;
   device_buffer<std::uint32_t> words_;
-  device_buffer<std::uint32_t> counts_;       ///< one per chunk
+  device_buffer<std::uint32_t> counts_;                ///< one per chunk
   mutable device_buffer<unsigned long long> scratch_;  ///< [0] out-of-range count, [1] a result count
 };
 

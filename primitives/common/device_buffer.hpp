@@ -36,7 +36,8 @@ inline void count_device_bytes(std::size_t bytes, bool added) noexcept {
 }
 }  // namespace detail
 inline device_memory_usage device_memory_in_use() noexcept {
-  return {detail::g_device_bytes.load(std::memory_order_relaxed), detail::g_device_peak.load(std::memory_order_relaxed)};
+  return {detail::g_device_bytes.load(std::memory_order_relaxed),
+          detail::g_device_peak.load(std::memory_order_relaxed)};
 }
 
 /// Thrown when the device cannot hold what was asked for.
@@ -78,8 +79,8 @@ class device_buffer {
 
   void copy_from_host(std::span<const T> host, cudaStream_t stream = nullptr) {
     if (host.size() != size_) {
-      throw error("device_buffer::copy_from_host: " + std::to_string(host.size()) +
-                  " elements into a buffer of " + std::to_string(size_));
+      throw error("device_buffer::copy_from_host: " + std::to_string(host.size()) + " elements into a buffer of " +
+                  std::to_string(size_));
     }
     if (size_ == 0) return;
     GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(data_, host.data(), bytes(), cudaMemcpyHostToDevice, stream));
@@ -110,9 +111,8 @@ class device_buffer {
       (void)cudaGetLastError();
       std::size_t free_bytes = 0, total_bytes = 0;
       (void)cudaMemGetInfo(&free_bytes, &total_bytes);
-      throw device_memory_error("out of GPU memory: asked for " + std::to_string(wanted) +
-                                " bytes, " + std::to_string(free_bytes) + " of " +
-                                std::to_string(total_bytes) + " free");
+      throw device_memory_error("out of GPU memory: asked for " + std::to_string(wanted) + " bytes, " +
+                                std::to_string(free_bytes) + " of " + std::to_string(total_bytes) + " free");
     }
     GRAPHKIT_CUDA_TRY(status);
     size_ = count;

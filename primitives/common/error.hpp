@@ -36,8 +36,8 @@ class resource_error : public error {
 class cuda_error : public error {
  public:
   cuda_error(cudaError_t code, const char* call, const char* file, int line)
-      : error(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
-              cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")"),
+      : error(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " + cudaGetErrorName(code) +
+              " (" + cudaGetErrorString(code) + ")"),
         code_(code) {}
   [[nodiscard]] cudaError_t code() const noexcept { return code_; }
 
@@ -46,8 +46,7 @@ class cuda_error : public error {
 };
 
 /// "file:line: what" for input errors; line 0 means "no line" (e.g. a missing file).
-inline input_error make_input_error(const std::string& file, std::size_t line,
-                                    const std::string& what) {
+inline input_error make_input_error(const std::string& file, std::size_t line, const std::string& what) {
   if (line == 0) return input_error(file + ": " + what);
   return input_error(file + ":" + std::to_string(line) + ": " + what);
 }
@@ -56,30 +55,30 @@ inline input_error make_input_error(const std::string& file, std::size_t line,
 
 /// A precondition of a graphkit call (a programming error, not bad input):
 /// throws graphkit::error naming the condition, file and line when it fails.
-#define GRAPHKIT_EXPECTS(condition, what)                                                             \
-  do {                                                                                               \
-    if (!(condition))                                                                                \
+#define GRAPHKIT_EXPECTS(condition, what)                                                              \
+  do {                                                                                                 \
+    if (!(condition))                                                                                  \
       throw ::graphkit::error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " + (what) + \
-                              " (expected " #condition ")");                                         \
+                              " (expected " #condition ")");                                           \
   } while (0)
 
 /// Throws graphkit::cuda_error naming the call, file and line when `call` fails.
-#define GRAPHKIT_CUDA_TRY(call)                                              \
-  do {                                                                       \
-    const cudaError_t graphkit_status_ = (call);                             \
-    if (graphkit_status_ != cudaSuccess) {                                   \
-      (void)cudaGetLastError(); /* clear a sticky-free error */              \
+#define GRAPHKIT_CUDA_TRY(call)                                                  \
+  do {                                                                           \
+    const cudaError_t graphkit_status_ = (call);                                 \
+    if (graphkit_status_ != cudaSuccess) {                                       \
+      (void)cudaGetLastError(); /* clear a sticky-free error */                  \
       throw ::graphkit::cuda_error(graphkit_status_, #call, __FILE__, __LINE__); \
-    }                                                                        \
+    }                                                                            \
   } while (0)
 
 /// Call right after every kernel launch. With GRAPHKIT_DEBUG_SYNC the launch is
 /// also synchronized, so that an asynchronous fault is blamed on its kernel.
 #ifdef GRAPHKIT_DEBUG_SYNC
-#define GRAPHKIT_CHECK_LAUNCH()                         \
-  do {                                                  \
-    GRAPHKIT_CUDA_TRY(cudaPeekAtLastError());           \
-    GRAPHKIT_CUDA_TRY(cudaDeviceSynchronize());         \
+#define GRAPHKIT_CHECK_LAUNCH()                 \
+  do {                                          \
+    GRAPHKIT_CUDA_TRY(cudaPeekAtLastError());   \
+    GRAPHKIT_CUDA_TRY(cudaDeviceSynchronize()); \
   } while (0)
 #else
 #define GRAPHKIT_CHECK_LAUNCH() GRAPHKIT_CUDA_TRY(cudaPeekAtLastError())

@@ -54,7 +54,9 @@ __host__ __device__ constexpr bool has_op(hash_ops set, hash_ops op) {
   return (static_cast<unsigned>(set) & static_cast<unsigned>(op)) != 0;
 }
 /// Whether a ref with these operations writes the table.
-__host__ __device__ constexpr bool writes_table(hash_ops set) { return has_op(set, hash_ops::insert) || has_op(set, hash_ops::erase); }
+__host__ __device__ constexpr bool writes_table(hash_ops set) {
+  return has_op(set, hash_ops::insert) || has_op(set, hash_ops::erase);
+}
 
 /// One operation of a mixed batch (apply_async).
 enum class hash_op_kind : std::uint32_t { insert = 0, erase = 1, find = 2 };

@@ -132,9 +132,7 @@ struct hopscotch_ref {
   }
   /// Home h's info and slot words in one 16-byte load (each word read whole).
   __device__ void load_home(std::uint32_t h, unsigned long long& info_word, unsigned long long& slot_word) const {
-    asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];"
-                 : "=l"(info_word), "=l"(slot_word)
-                 : "l"(info_at(h)));
+    asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(info_word), "=l"(slot_word) : "l"(info_at(h)));
   }
   __device__ static unsigned long long load(const unsigned long long* p) {
     return *reinterpret_cast<const volatile unsigned long long*>(p);
@@ -164,9 +162,7 @@ struct hopscotch_ref {
   }
 
   template <class Group>
-  __device__ std::uint32_t find(const Group& tile, std::uint32_t k) const
-    requires(has_op(Ops, hash_ops::find))
-  {
+  __device__ std::uint32_t find(const Group& tile, std::uint32_t k) const requires(has_op(Ops, hash_ops::find)) {
     const std::uint32_t h = home(k);
     for (;;) {
       unsigned long long before = 0, home_word = 0;
@@ -302,7 +298,8 @@ struct hopscotch_ref {
       for (unsigned candidates = tile.ballot(empty); candidates != 0; candidates &= candidates - 1) {
         const std::uint32_t pick = base + __ffs(candidates) - 1;
         bool won = false;
-        if (tile.thread_rank() == 0) won = atomicCAS(slot_at(at(h, pick)), empty_word(), reserved_word()) == empty_word();
+        if (tile.thread_rank() == 0)
+          won = atomicCAS(slot_at(at(h, pick)), empty_word(), reserved_word()) == empty_word();
         if (tile.shfl(won, 0)) return pick;
       }
     }
@@ -360,7 +357,8 @@ struct hopscotch_ref {
     bool reserved = false;
     for (std::uint32_t base = 1; base < kHopNeighbourhood; base += Tile) {
       const std::uint32_t x = base + tile.thread_rank();
-      if (x < kHopNeighbourhood) reserved |= static_cast<std::uint32_t>(load(slot_at(at(h, e - x))) >> 32) == reserved_key();
+      if (x < kHopNeighbourhood)
+        reserved |= static_cast<std::uint32_t>(load(slot_at(at(h, e - x))) >> 32) == reserved_key();
     }
     return tile.any(reserved);
   }
@@ -431,8 +429,7 @@ struct hopscotch_ref {
   /// slot could be brought into the neighbourhood, and the stash is full).
   template <class Group>
   __device__ std::uint32_t insert(const Group& tile, std::uint32_t k, std::uint32_t v) const
-    requires(has_op(Ops, hash_ops::insert))
-  {
+      requires(has_op(Ops, hash_ops::insert)) {
     const std::uint32_t h = home(k);
     const unsigned long long word = (static_cast<unsigned long long>(k) << 32) | v;
     if (const std::uint32_t fast = insert_unlocked(tile, h, k, word)) return fast;
@@ -499,9 +496,7 @@ struct hopscotch_ref {
 
   /// Removes k; true if it was present.
   template <class Group>
-  __device__ bool erase(const Group& tile, std::uint32_t k) const
-    requires(has_op(Ops, hash_ops::erase))
-  {
+  __device__ bool erase(const Group& tile, std::uint32_t k) const requires(has_op(Ops, hash_ops::erase)) {
     const std::uint32_t h = home(k);
     if (erase_unlocked(tile, h, k)) return true;
     lock(tile, h);
@@ -546,15 +541,18 @@ class hopscotch_map {
   /// A ref with the operations asked for (all by default); it counts no rare events.
   template <hash_ops Ops = hash_ops::all>
   [[nodiscard]] ref_with<Ops> ref() noexcept {
-    return {entries_.data(), static_cast<std::uint32_t>(capacity()), stash_.data(),
-            static_cast<std::uint32_t>(stash_.size()), empty_key_, empty_value_, nullptr};
+    return {entries_.data(), static_cast<std::uint32_t>(capacity()),
+            stash_.data(),   static_cast<std::uint32_t>(stash_.size()),
+            empty_key_,      empty_value_,
+            nullptr};
   }
   /// A const map hands out read-only refs.
   template <hash_ops Ops = hash_ops::find>
-    requires(!writes_table(Ops))
-  [[nodiscard]] ref_with<Ops> ref() const noexcept {
-    return {entries_.data(), static_cast<std::uint32_t>(capacity()), stash_.data(),
-            static_cast<std::uint32_t>(stash_.size()), empty_key_, empty_value_, nullptr};
+  requires(!writes_table(Ops)) [[nodiscard]] ref_with<Ops> ref() const noexcept {
+    return {entries_.data(), static_cast<std::uint32_t>(capacity()),
+            stash_.data(),   static_cast<std::uint32_t>(stash_.size()),
+            empty_key_,      empty_value_,
+            nullptr};
   }
 
   /// Inserts or overwrites; `counts` receives this call's inserted / failed /
@@ -582,7 +580,8 @@ class hopscotch_map {
 
   [[nodiscard]] std::uint64_t size(cudaStream_t stream = nullptr) const;
   /// Copies the entries out (d_keys_out and d_values_out hold size()); returns how many.
-  std::uint64_t retrieve_all(std::uint32_t* d_keys_out, std::uint32_t* d_values_out, cudaStream_t stream = nullptr) const;
+  std::uint64_t retrieve_all(std::uint32_t* d_keys_out, std::uint32_t* d_values_out,
+                             cudaStream_t stream = nullptr) const;
   void clear(cudaStream_t stream = nullptr);
 
  private:

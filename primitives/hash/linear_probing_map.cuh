@@ -132,9 +132,7 @@ struct linear_probing_ref {
   }
 
   /// The value of k, or empty_value when k is absent (or erased).
-  [[nodiscard]] __device__ Value find(Key k) const
-    requires(has_op(Ops, hash_ops::find))
-  {
+  [[nodiscard]] __device__ Value find(Key k) const requires(has_op(Ops, hash_ops::find)) {
     Value out = empty_value;
     probe(k, [&](std::size_t, const slot& s) {
       if (s.key == k) out = s.value;
@@ -142,17 +140,13 @@ struct linear_probing_ref {
     });
     return out;
   }
-  [[nodiscard]] __device__ bool contains(Key k) const
-    requires(has_op(Ops, hash_ops::find))
-  {
+  [[nodiscard]] __device__ bool contains(Key k) const requires(has_op(Ops, hash_ops::find)) {
     return find(k) != empty_value;
   }
 
   /// Inserts or overwrites: kHashInserted (k had no live value),
   /// kHashUpdated, or kHashFailed when every slot was probed in vain.
-  __device__ std::uint32_t insert(Key k, Value v) const
-    requires(has_op(Ops, hash_ops::insert))
-  {
+  __device__ std::uint32_t insert(Key k, Value v) const requires(has_op(Ops, hash_ops::insert)) {
     std::uint32_t outcome = kHashFailed;
     probe(k, [&](std::size_t i, slot s) {
       for (;;) {
@@ -188,9 +182,7 @@ struct linear_probing_ref {
   /// left alone. Returns `capacity` when every slot was probed in vain. Lets a
   /// caller keep per-key aggregates (minimum, sum, first position) in its own
   /// arrays indexed by slot, with the atomics it needs.
-  __device__ std::size_t insert_slot(Key k) const
-    requires(has_op(Ops, hash_ops::insert))
-  {
+  __device__ std::size_t insert_slot(Key k) const requires(has_op(Ops, hash_ops::insert)) {
     std::size_t at = capacity;
     probe(k, [&](std::size_t i, const slot& s) {
       if (s.key != k) {
@@ -205,9 +197,7 @@ struct linear_probing_ref {
   }
 
   /// Empties k's value (the key keeps its slot); true if a live value was removed.
-  __device__ bool erase(Key k) const
-    requires(has_op(Ops, hash_ops::erase))
-  {
+  __device__ bool erase(Key k) const requires(has_op(Ops, hash_ops::erase)) {
     bool removed = false;
     probe(k, [&](std::size_t i, const slot& s) {
       // A value read empty was erased already: no atomic for it.
@@ -225,11 +215,13 @@ struct linear_probing_ref {
                                         static_cast<unsigned int>(empty_key), static_cast<unsigned int>(k)));
     else
       return static_cast<Key>(atomicCAS(reinterpret_cast<unsigned long long*>(&slots[i].key),
-                                        static_cast<unsigned long long>(empty_key), static_cast<unsigned long long>(k)));
+                                        static_cast<unsigned long long>(empty_key),
+                                        static_cast<unsigned long long>(k)));
   }
   __device__ Value exchange_value(std::size_t i, Value v) const {
     if constexpr (sizeof(Value) == 4)
-      return static_cast<Value>(atomicExch(reinterpret_cast<unsigned int*>(&slots[i].value), static_cast<unsigned int>(v)));
+      return static_cast<Value>(
+          atomicExch(reinterpret_cast<unsigned int*>(&slots[i].value), static_cast<unsigned int>(v)));
     else
       return static_cast<Value>(
           atomicExch(reinterpret_cast<unsigned long long*>(&slots[i].value), static_cast<unsigned long long>(v)));
@@ -269,8 +261,7 @@ class linear_probing_map {
   }
   /// A const map hands out read-only refs.
   template <hash_ops Ops = hash_ops::find>
-    requires(!writes_table(Ops))
-  [[nodiscard]] ref_with<Ops> ref() const noexcept {
+  requires(!writes_table(Ops)) [[nodiscard]] ref_with<Ops> ref() const noexcept {
     return {slots_.data(), slots_.size(), empty_key_, empty_value_};
   }
   [[nodiscard]] Key empty_key_sentinel() const noexcept { return empty_key_; }

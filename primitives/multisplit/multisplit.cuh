@@ -74,11 +74,11 @@ class multisplit_workspace {
   T* scratch(device_buffer<T>& buffer, std::size_t count);
   device_buffer<std::uint32_t> histogram_;  ///< H, m * units + 1
   device_buffer<unsigned char> cub_temp_;
-  device_buffer<std::uint32_t> ids_;        ///< radix_sort: bucket ids, sorted ids
+  device_buffer<std::uint32_t> ids_;  ///< radix_sort: bucket ids, sorted ids
   device_buffer<std::uint32_t> sorted_ids_;
-  device_buffer<std::uint32_t> order_;      ///< radix_sort: permutation
+  device_buffer<std::uint32_t> order_;  ///< radix_sort: permutation
   device_buffer<std::uint32_t> sorted_order_;
-  device_buffer<std::uint32_t> out_of_range_;  ///< one counter
+  device_buffer<std::uint32_t> out_of_range_;       ///< one counter
   device_buffer<std::uint32_t> onesweep_counters_;  ///< onesweep: bucket totals, block and tile counters
   device_buffer<std::uint32_t> lookback_;           ///< onesweep: m look-back words per tile
 };

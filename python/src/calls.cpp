@@ -159,9 +159,11 @@ py::dict run_sssp(const graph_input& in, const std::vector<original_id_t>& sourc
       if (o.validate) {
         const auto start = std::chrono::steady_clock::now();
         // As the command line: the GPU answers to Boost, the CPU path (Boost) to a textbook Dijkstra.
-        const sssp::result expected = on_gpu ? sssp::run_reference(g, sources[s]) : sssp::run_textbook_dijkstra(g, sources[s]);
+        const sssp::result expected =
+            on_gpu ? sssp::run_reference(g, sources[s]) : sssp::run_textbook_dijkstra(g, sources[s]);
         const apps::verification v = sssp::verify(g, expected, res);
-        for (const auto& m : v.first) checked.mismatch("source " + std::to_string(g.original_id(sources[s])) + ", " + m);
+        for (const auto& m : v.first)
+          checked.mismatch("source " + std::to_string(g.original_id(sources[s])) + ", " + m);
         checked.mismatches += v.mismatches - v.first.size();
         validate_seconds += seconds_since(start);
       }
@@ -171,7 +173,8 @@ py::dict run_sssp(const graph_input& in, const std::vector<original_id_t>& sourc
     for (const double t : run_seconds) total += t;
     r.add_phase("run", total);
     if (o.validate) r.add_phase("validate", validate_seconds);
-    r.set("device", on_gpu ? std::string("gpu (delta-stepping)") : std::string("cpu (Boost.Graph dijkstra_shortest_paths)"));
+    r.set("device",
+          on_gpu ? std::string("gpu (delta-stepping)") : std::string("cpu (Boost.Graph dijkstra_shortest_paths)"));
     if (on_gpu) {
       r.set("delta (last source)", stats.delta_first);
       r.set("GPU distance width (bits)", std::uint64_t{stats.distance_bits});
@@ -236,7 +239,8 @@ py::dict run_triangles(const graph_input& in, bool per_vertex, const std::string
     if (o.validate) {
       apps::phase_timer timer(r, "validate");
       const bool use_boost = on_gpu && tricount::boost_can_check(g);
-      checked = tricount::verify(g, use_boost ? tricount::run_reference(g, per_vertex) : tricount::count_by_merge(g, per_vertex), res);
+      checked = tricount::verify(
+          g, use_boost ? tricount::run_reference(g, per_vertex) : tricount::count_by_merge(g, per_vertex), res);
       r.set("validated against", std::string(use_boost ? "Boost.Graph" : "multithreaded merge count"));
     }
     r.set("device", on_gpu ? std::string("gpu (oriented)") : std::string("cpu (Boost.Graph num_triangles_on_vertex)"));

@@ -38,8 +38,8 @@ pybind11::dict run_triangles(const graph_input& in, bool per_vertex, const std::
 /// The cleaned edges: {"src", "dst", "weights" (or None), "num_vertices",
 /// "ids", "duplicates_removed", "self_loops_removed", "timings", ...};
 /// written to `output` too unless it is empty.
-pybind11::dict run_dedup(const graph_input& in, const dedup::params& p, relabel_order order,
-                         const std::string& output, const std::string& out_format, const call_options& options);
+pybind11::dict run_dedup(const graph_input& in, const dedup::params& p, relabel_order order, const std::string& output,
+                         const std::string& out_format, const call_options& options);
 
 /// A generated graph (--gen SPEC, on the host): {"src", "dst", "weights" (or
 /// None), "num_vertices", "directed"}.

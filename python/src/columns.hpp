@@ -84,7 +84,7 @@ void visit(const raw_column& c, Fn&& fn) {
 /// Whether a column of S can be read in place as T: same size, both integers
 /// (the range check has then ruled out the values whose meaning would change).
 template <class S, class T>
-inline constexpr bool viewable = sizeof(S) == sizeof(T) && std::is_integral_v<S> && std::is_integral_v<T>;
+inline constexpr bool viewable = sizeof(S) == sizeof(T) && std::is_integral_v<S>&& std::is_integral_v<T>;
 
 }  // namespace detail
 
@@ -146,8 +146,7 @@ inline column<weight_t> weight_column(const raw_column& c, bool nonnegative) {
           if (std::floor(d) != d) return false;  // also NaN
         return d >= low && d <= 2147483647.0;
       },
-      nonnegative ? "shortest paths need integer weights in [0, 2^31)"
-                  : "weights must be integers in [-2^31, 2^31)");
+      nonnegative ? "shortest paths need integer weights in [0, 2^31)" : "weights must be integers in [-2^31, 2^31)");
 }
 
 /// CSR offsets: non-negative integers (monotony is checked by the caller).

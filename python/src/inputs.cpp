@@ -20,7 +20,8 @@ struct edge_columns {
 
 edge_columns check_edges(const graph_input& in, bool nonnegative_weights, bool keep_weights) {
   if (in.first.size != in.second.size)
-    throw input_error("src has " + std::to_string(in.first.size) + " ids but dst has " + std::to_string(in.second.size));
+    throw input_error("src has " + std::to_string(in.first.size) + " ids but dst has " +
+                      std::to_string(in.second.size));
   if (in.weighted && keep_weights && in.weights.size != in.first.size)
     throw input_error("weights has " + std::to_string(in.weights.size) + " values for " +
                       std::to_string(in.first.size) + " edges");

@@ -26,8 +26,8 @@ struct graph_input {
 /// GPU where it can be), arrays checked and, for --device gpu, uploaded
 /// straight from numpy's memory (phase "load"). `nonnegative_weights` refuses
 /// negative array weights by index; `keep_weights` false ignores them.
-apps::input_edges load_edges(const graph_input& in, apps::common_options& o, apps::report& r,
-                             apps::input_info& info, bool nonnegative_weights, bool keep_weights);
+apps::input_edges load_edges(const graph_input& in, apps::common_options& o, apps::report& r, apps::input_info& info,
+                             bool nonnegative_weights, bool keep_weights);
 
 /// A CSR input as the apps' built graph, without a build (sssp only: the
 /// matrix is taken as it is, duplicates and self-loops included): checked,

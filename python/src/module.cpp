@@ -19,7 +19,8 @@ namespace {
 /// A 1-D C-contiguous array's memory; the Python layer makes arrays contiguous
 /// (a copy only where they were not) before they come here.
 raw_column raw_of(const py::array& a, const char* name) {
-  if (a.ndim() != 1) throw input_error(std::string(name) + ": expected a 1-D array, got " + std::to_string(a.ndim()) + "-D");
+  if (a.ndim() != 1)
+    throw input_error(std::string(name) + ": expected a 1-D array, got " + std::to_string(a.ndim()) + "-D");
   // dtype's kind and itemsize through Python, not pybind11's accessors: those
   // read numpy 1's descriptor layout, which numpy 2 changed (pybind11 < 2.12).
   const auto itemsize = a.attr("itemsize").cast<std::size_t>();
@@ -110,13 +111,13 @@ PYBIND11_MODULE(_graphkit, m) {
         return run_sssp(in, sources, random_sources, options_of(symmetrize, random_weights, seed, device, validate),
                         delta);
       },
-      py::arg("input"), py::arg("sources"), py::arg("random_sources"), py::arg("symmetrize"),
-      py::arg("random_weights"), py::arg("seed"), py::arg("device"), py::arg("validate"), py::arg("delta"));
+      py::arg("input"), py::arg("sources"), py::arg("random_sources"), py::arg("symmetrize"), py::arg("random_weights"),
+      py::arg("seed"), py::arg("device"), py::arg("validate"), py::arg("delta"));
 
   m.def(
       "triangles",
-      [](const py_graph_input& in, bool per_vertex, const std::string& method, bool random_weights,
-         std::uint64_t seed, const std::string& device, bool validate) {
+      [](const py_graph_input& in, bool per_vertex, const std::string& method, bool random_weights, std::uint64_t seed,
+         const std::string& device, bool validate) {
         return run_triangles(in, per_vertex, method, options_of(true, random_weights, seed, device, validate));
       },
       py::arg("input"), py::arg("per_vertex"), py::arg("method"), py::arg("random_weights"), py::arg("seed"),
@@ -146,11 +147,16 @@ PYBIND11_MODULE(_graphkit, m) {
 
   m.def("generate", &generate_edges, py::arg("spec"), py::arg("seed"));
   m.def(
-      "write", [](const py_graph_input& in, const std::string& path, const std::string& format) { write_edges(in, path, format); },
+      "write",
+      [](const py_graph_input& in, const std::string& path, const std::string& format) {
+        write_edges(in, path, format);
+      },
       py::arg("input"), py::arg("path"), py::arg("format"));
 
-  m.def("gpu_available", [] { return cuda_device_count() > 0; },
-        "Whether a usable CUDA device exists (device=None then picks the GPU).");
-  m.def("gpu_unavailable_reason", [] { return cuda_unavailable_reason(); },
-        "Why device='gpu' would be refused (empty when a device is usable).");
+  m.def(
+      "gpu_available", [] { return cuda_device_count() > 0; },
+      "Whether a usable CUDA device exists (device=None then picks the GPU).");
+  m.def(
+      "gpu_unavailable_reason", [] { return cuda_unavailable_reason(); },
+      "Why device='gpu' would be refused (empty when a device is usable).");
 }

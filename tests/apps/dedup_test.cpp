@@ -63,7 +63,7 @@ TEST(Dedup, CaGrQcHasEachUndirectedEdgeTwice) {
   coo_graph g = load_graph(test::dataset("CA-GrQc.txt")).graph;
   const params p{true, false, duplicate_weight::min};
   const clean_stats stats = run_cpu(g, p);
-  EXPECT_EQ(g.num_edges(), 14484u);  // the published undirected edge count
+  EXPECT_EQ(g.num_edges(), 14484u);      // the published undirected edge count
   EXPECT_EQ(stats.input_edges, 28979u);  // both directions plus 11 self-loops
   EXPECT_EQ(stats.self_loops_removed, 11u);
 }

@@ -49,7 +49,8 @@ TEST(ReportJson, KeysValuesAndOrderRoundTrip) {
   const json& m = doc["metrics"];
   std::vector<std::string> keys;
   for (const auto& [key, value] : m.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"input", "triangles", "delta", "Medges/s", "key with \"quotes\"\tand\ttabs\n"}));
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"input", "triangles", "delta", "Medges/s", "key with \"quotes\"\tand\ttabs\n"}));
   EXPECT_EQ(m["input"], odd_name);
   EXPECT_EQ(m["triangles"].get<std::uint64_t>(), 18446744073709551615ull);
   EXPECT_EQ(m["delta"].get<std::int64_t>(), -7);

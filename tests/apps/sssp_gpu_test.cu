@@ -38,8 +38,8 @@ void expect_matches_oracle(const csr_graph& g, vertex_t source, const delta_choi
   gpu_stats stats;
   const result got = solver.run(source, delta, stats);
   const apps::verification v = verify(g, run_reference(g, source), got);
-  EXPECT_TRUE(v.passed()) << v.mismatches << " mismatches, first: " << (v.first.empty() ? "" : v.first[0])
-                          << " (delta " << stats.delta_first << ")";
+  EXPECT_TRUE(v.passed()) << v.mismatches << " mismatches, first: " << (v.first.empty() ? "" : v.first[0]) << " (delta "
+                          << stats.delta_first << ")";
   EXPECT_GE(stats.rounds, 1u);
 }
 
@@ -238,7 +238,8 @@ TEST(SsspGpu, RoadGraphsMatchBoost) {
       expect_matches_oracle(g, source, {delta_choice::mode::adaptive, 0});
     }
     for (const std::uint64_t delta : {1ull, 64ull, 4096ull, 1ull << 40})
-      expect_matches_oracle(g, static_cast<vertex_t>((seed >> 20) % g.num_vertices), {delta_choice::mode::fixed, delta});
+      expect_matches_oracle(g, static_cast<vertex_t>((seed >> 20) % g.num_vertices),
+                            {delta_choice::mode::fixed, delta});
   }
 }
 

@@ -25,7 +25,8 @@ TEST(SsspReference, HandMadeGraph) {
   const csr_graph g = make(5, {{0, 1, 4}, {0, 2, 1}, {2, 1, 2}, {1, 3, 5}, {3, 0, 1}});
   const result r = run_reference(g, 0);
   EXPECT_EQ(r.distances, (std::vector<distance_t>{0, 3, 1, 8, kUnreachable}));
-  EXPECT_EQ(run_reference(g, 4).distances, (std::vector<distance_t>{kUnreachable, kUnreachable, kUnreachable, kUnreachable, 0}));
+  EXPECT_EQ(run_reference(g, 4).distances,
+            (std::vector<distance_t>{kUnreachable, kUnreachable, kUnreachable, kUnreachable, 0}));
   EXPECT_EQ(edges_traversed(g, r), 5u);
 }
 
@@ -117,12 +118,14 @@ TEST(SsspDelta, ParsesAutoAndPositiveIntegersOnly) {
   const delta_choice fixed = delta_choice::parse("300");
   EXPECT_EQ(fixed.how, delta_choice::mode::fixed);
   EXPECT_EQ(fixed.value, 300u);
-  for (const char* bad : {"0", "-3", "1.5", "", "fast", "12x"}) EXPECT_THROW(delta_choice::parse(bad), input_error) << bad;
+  for (const char* bad : {"0", "-3", "1.5", "", "fast", "12x"})
+    EXPECT_THROW(delta_choice::parse(bad), input_error) << bad;
 }
 
 TEST(SsspDelta, HeuristicNarrowsWithDegreeAndSkew) {
   // A 4-cycle both ways, weight 10: every degree 2, so delta = 256 * 10 / 2^2.
-  const csr_graph g = make(4, {{0, 1, 10}, {1, 0, 10}, {1, 2, 10}, {2, 1, 10}, {2, 3, 10}, {3, 2, 10}, {3, 0, 10}, {0, 3, 10}});
+  const csr_graph g =
+      make(4, {{0, 1, 10}, {1, 0, 10}, {1, 2, 10}, {2, 1, 10}, {2, 3, 10}, {3, 2, 10}, {3, 0, 10}, {0, 3, 10}});
   EXPECT_EQ(heuristic_delta(g), 640u);
   // A star of 3 leaves both ways: degrees 3, 1, 1, 1, mean 1.5, RMS sqrt(3):
   // 256 * 10 / 1.5^2 * sqrt(1.5 / sqrt(3)) = 1058.8.

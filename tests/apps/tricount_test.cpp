@@ -25,7 +25,9 @@ TEST(TricountOracles, KnownAnswers) {
     const std::uint64_t expected = n < 3 ? 0 : std::uint64_t{n} * (n - 1) * (n - 2) / 6;
     EXPECT_EQ(run_reference(g, false).triangles, expected) << "K_" << n;
     EXPECT_EQ(count_by_merge(g, false).triangles, expected) << "K_" << n;
-    if (n >= 3) EXPECT_DOUBLE_EQ(global_clustering(g, expected), 1.0);
+    if (n >= 3) {
+      EXPECT_DOUBLE_EQ(global_clustering(g, expected), 1.0);
+    }
   }
   coo_graph star, path;
   star.num_vertices = path.num_vertices = 50;

@@ -52,8 +52,10 @@ TEST(CucoFigures, RunsABinaryAndReadsEveryRow) {
   {
     std::ofstream out(script);
     out << "#!/bin/sh\necho 'warming up'\n";
-    out << "printf '%s'\n" << "'" << cuco_line(0.5, 10470, 21600, 11370) << "'\n";
-    out << "printf '%s'\n" << "'" << cuco_line(0.95, 4220, 7600, 10100) << "'\n";
+    out << "printf '%s'\n"
+        << "'" << cuco_line(0.5, 10470, 21600, 11370) << "'\n";
+    out << "printf '%s'\n"
+        << "'" << cuco_line(0.95, 4220, 7600, 10100) << "'\n";
   }
   std::filesystem::permissions(script, std::filesystem::perms::owner_all);
   const cuco_figures figures = cuco_measured(script.string());

@@ -23,7 +23,9 @@ inline std::uint64_t fresh_seed() {
   return seed;
 }
 
-inline std::string source_path(const std::string& relative) { return std::string(GRAPHKIT_SOURCE_DIR) + "/" + relative; }
+inline std::string source_path(const std::string& relative) {
+  return std::string(GRAPHKIT_SOURCE_DIR) + "/" + relative;
+}
 inline std::string dataset(const std::string& name) { return source_path("datasets/" + name); }
 inline std::string input_file(const std::string& relative) { return source_path("tests/data/inputs/" + relative); }
 
@@ -49,4 +51,5 @@ inline void write_all(const std::string& path, const std::string& text) {
 
 }  // namespace graphkit::test
 
-#define GRAPHKIT_SEED_TRACE(seed) SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: GRAPHKIT_TEST_SEED=" + std::to_string(seed) + ")")
+#define GRAPHKIT_SEED_TRACE(seed) \
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (replay: GRAPHKIT_TEST_SEED=" + std::to_string(seed) + ")")

@@ -48,12 +48,13 @@ TEST(BinaryFormatV2, RoundTripsEveryShapeAndBlockSize) {
   std::mt19937_64 rng(seed);
   const std::string path = temp_path(".gkbin");
   for (const std::uint64_t block : {std::uint64_t{8}, std::uint64_t{64}, std::uint64_t{4096}, std::uint64_t{0}}) {
-    for (const std::size_t edges : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3},
-                                    static_cast<std::size_t>(4 + rng() % 3000)}) {
+    for (const std::size_t edges :
+         {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}, static_cast<std::size_t>(4 + rng() % 3000)}) {
       for (int shape = 0; shape < 8; ++shape) {
         const bool weighted = shape & 1, directed = shape & 2, ids = shape & 4;
         SCOPED_TRACE("block " + std::to_string(block) + ", " + std::to_string(edges) + " edges, weighted " +
-                     std::to_string(weighted) + ", directed " + std::to_string(directed) + ", ids " + std::to_string(ids));
+                     std::to_string(weighted) + ", directed " + std::to_string(directed) + ", ids " +
+                     std::to_string(ids));
         const coo_graph g = test::gkbin::random_graph(rng, edges, weighted, directed, ids);
         detail::write_binary(g, path, block);
         const loaded_graph back = load_graph(path);

@@ -36,8 +36,8 @@ TEST(BinaryGpu, RandomGraphsEqualTheHostReader) {
   std::mt19937_64 rng(seed);
   const std::string path = test::temp_path(".gkbin");
   for (const std::uint64_t block : {std::uint64_t{8}, std::uint64_t{64}, std::uint64_t{4096}, std::uint64_t{0}}) {
-    for (const std::size_t edges : {std::size_t{0}, std::size_t{1}, std::size_t{3},
-                                    static_cast<std::size_t>(4 + rng() % 5000)}) {
+    for (const std::size_t edges :
+         {std::size_t{0}, std::size_t{1}, std::size_t{3}, static_cast<std::size_t>(4 + rng() % 5000)}) {
       for (int shape = 0; shape < 8; ++shape) {
         SCOPED_TRACE("block " + std::to_string(block) + ", " + std::to_string(edges) + " edges, shape " +
                      std::to_string(shape));
@@ -135,7 +135,8 @@ TEST(BinaryGpu, VertexOutOfRangeGivesTheHostReadersError) {
   g.dst.back() = 0;
   g.src[4] = 0;
   detail::write_binary(g, path);
-  EXPECT_EQ(error_of([&] { return load_binary_on_gpu(path); }), path + ": edge 6 names vertex 6, beyond the header's 4 vertices");
+  EXPECT_EQ(error_of([&] { return load_binary_on_gpu(path); }),
+            path + ": edge 6 names vertex 6, beyond the header's 4 vertices");
 }
 
 TEST(BinaryGpu, Version1FilesAreLeftToTheHostReader) {

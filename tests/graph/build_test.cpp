@@ -44,7 +44,8 @@ TEST(Clean, MatchesAModelForEveryOptionMix) {
             continue;
           }
           const auto [it, inserted] = model.emplace(edge_key{u, v}, input.weights[i]);
-          if (!inserted && keep == duplicate_weight::min) it->second = std::min<std::int64_t>(it->second, input.weights[i]);
+          if (!inserted && keep == duplicate_weight::min)
+            it->second = std::min<std::int64_t>(it->second, input.weights[i]);
           if (!inserted && keep == duplicate_weight::sum) it->second += input.weights[i];
         }
         coo_graph g = input;

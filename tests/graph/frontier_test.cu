@@ -32,7 +32,8 @@ TEST(VertexFrontier, DeduplicatesAndSortsThroughTheBitmap) {
       ASSERT_EQ(frontier.size(), vertices.size());
       std::vector<vertex_t> got(frontier.size());
       if (!got.empty())
-        GRAPHKIT_CUDA_TRY(cudaMemcpy(got.data(), frontier.vertices(), got.size() * sizeof(vertex_t), cudaMemcpyDeviceToHost));
+        GRAPHKIT_CUDA_TRY(
+            cudaMemcpy(got.data(), frontier.vertices(), got.size() * sizeof(vertex_t), cudaMemcpyDeviceToHost));
       EXPECT_EQ(got, vertices);
       frontier.to_dense();
       EXPECT_TRUE(frontier.is_dense());

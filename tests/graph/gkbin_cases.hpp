@@ -102,14 +102,14 @@ inline std::vector<damaged> damaged_copies(const std::string& good, const coo_gr
     const char* name;
     std::uint64_t offset, bytes;
   };
-  for (const array_span a : {array_span{"source", d.src, d.src_bytes}, array_span{"destination", d.dst, d.src_bytes},
-                             array_span{"weight", d.weights, d.weight_bytes},
-                             array_span{"original id", d.ids, d.id_bytes}}) {
+  for (const array_span a :
+       {array_span{"source", d.src, d.src_bytes}, array_span{"destination", d.dst, d.src_bytes},
+        array_span{"weight", d.weights, d.weight_bytes}, array_span{"original id", d.ids, d.id_bytes}}) {
     if (a.bytes == 0) continue;
     for (const std::uint64_t in : {std::uint64_t{0}, a.bytes - 1, rng() % a.bytes}) {
       out.push_back({std::string(a.name) + " array byte " + std::to_string(in), flip(a.offset + in),
-                     "block " + std::to_string(in / block_bytes) + " of the " + a.name +
-                         " array (file bytes " + std::to_string(a.offset + in / block_bytes * block_bytes) + " to "});
+                     "block " + std::to_string(in / block_bytes) + " of the " + a.name + " array (file bytes " +
+                         std::to_string(a.offset + in / block_bytes * block_bytes) + " to "});
     }
   }
   for (int i = 0; i < 3; ++i) {
@@ -144,7 +144,8 @@ inline std::vector<damaged> damaged_copies(const std::string& good, const coo_gr
     out.push_back({"block size " + std::to_string(b) + ", resealed", with_u64(good, 32, b, true),
                    "the header's block size " + std::to_string(b) + " is not a multiple of 8 from 8 to 2^30 bytes"});
   }
-  out.push_back({"2^32 vertices, resealed", with_u64(good, 16, std::uint64_t{1} << 32, true), "header claims 4294967296 vertices"});
+  out.push_back({"2^32 vertices, resealed", with_u64(good, 16, std::uint64_t{1} << 32, true),
+                 "header claims 4294967296 vertices"});
   out.push_back({"2^40 edges, resealed", with_u64(good, 24, std::uint64_t{1} << 40, true), "(the file was cut short)"});
   out.push_back({"2^60 edges, resealed", with_u64(good, 24, std::uint64_t{1} << 60, true),
                  "1152921504606846976 edges, beyond what graphkit reads"});

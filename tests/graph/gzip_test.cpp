@@ -65,14 +65,9 @@ std::string random_text(std::mt19937_64& rng, std::size_t bytes) {
   text.reserve(bytes + 64);
   while (text.size() < bytes) {
     switch (rng() % 16) {
-      case 0:
-        text += "# comment " + std::to_string(rng()) + "\n";
-        break;
-      case 1:
-        text += static_cast<char>(rng());
-        break;
-      default:
-        text += std::to_string(rng() % 5000000) + " " + std::to_string(rng() % 5000000) + "\n";
+      case 0: text += "# comment " + std::to_string(rng()) + "\n"; break;
+      case 1: text += static_cast<char>(rng()); break;
+      default: text += std::to_string(rng() % 5000000) + " " + std::to_string(rng() % 5000000) + "\n";
     }
   }
   return text;
@@ -257,7 +252,7 @@ TEST(Gzip, BgzfLengthsThatLieChangeNothing) {
 TEST(Gzip, TrailingGarbageIsRefused) {
   const std::string member = gzip_member("0 1\n");
   const std::string at = "at byte " + std::to_string(member.size()) + " after the last member";
-  for (const std::string garbage :
+  for (const std::string& garbage :
        {std::string("x"), std::string("hello\n"), std::string(512, '\0'), std::string("\x1f")}) {
     const std::string message = read_error(member + garbage);
     EXPECT_TRUE(contains(message, "trailing garbage: " + std::to_string(garbage.size()) + " bytes " + at)) << message;

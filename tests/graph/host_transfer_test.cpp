@@ -26,8 +26,7 @@ TEST(HostTransfer, MatchesCudaMemcpyForEverySizeThreadsAndChunk) {
   SCOPED_TRACE(seed);
   std::mt19937_64 rng(seed);
   constexpr std::size_t kMiB = 1u << 20;
-  const std::size_t sizes[] = {0, 1, 4093, kStagedMinBytes - 1, kStagedMinBytes, kStagedMinBytes + 3,
-                               13 * kMiB + 777};
+  const std::size_t sizes[] = {0, 1, 4093, kStagedMinBytes - 1, kStagedMinBytes, kStagedMinBytes + 3, 13 * kMiB + 777};
   for (const std::size_t n : sizes) {
     const std::vector<unsigned char> source = random_bytes(n, rng);
     for (const unsigned threads : {1u, 3u, 8u}) {

@@ -28,9 +28,7 @@ std::set<std::pair<original_id_t, original_id_t>> undirected_edges(const coo_gra
   return out;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 // The message of the input_error that loading `path` throws.
 std::string load_error(const std::string& path, load_options options = {}) {
@@ -140,7 +138,9 @@ TEST(Loaders, ErrorLineIsExactAcrossParallelChunks) {
     else text += std::to_string(line % 5000) + " " + std::to_string((line * 7) % 5000) + "\n";
   }
   write_file(path, text);
-  EXPECT_EQ(load_error(path).rfind(path + ":" + std::to_string(bad) + ": expected a destination vertex id, found 'oops'", 0), 0u)
+  EXPECT_EQ(
+      load_error(path).rfind(path + ":" + std::to_string(bad) + ": expected a destination vertex id, found 'oops'", 0),
+      0u)
       << load_error(path);
 }
 

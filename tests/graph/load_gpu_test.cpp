@@ -27,12 +27,11 @@ gpu_load_options every_size() {
   return o;
 }
 
-
 TEST(LoadGpu, ShippedDatasetsParseAsOnTheHost) {
   GRAPHKIT_REQUIRE_GPU();
   // bcsstk13 holds real values: the host's (nullopt). The others are common-shape files.
-  for (const char* name : {"CA-GrQc.txt", "p2p-Gnutella04.txt", "facebook_combined.txt", "jagmesh7.mtx", "karate.mtx",
-                           "rome99.gr"}) {
+  for (const char* name :
+       {"CA-GrQc.txt", "p2p-Gnutella04.txt", "facebook_combined.txt", "jagmesh7.mtx", "karate.mtx", "rome99.gr"}) {
     SCOPED_TRACE(name);
     std::optional<device_loaded> got = load_on_gpu(test::dataset(name), every_size());
     ASSERT_TRUE(got.has_value());
@@ -96,15 +95,15 @@ TEST(LoadGpu, UncommonLinesGoToTheHost) {
   const std::string header = "%%MatrixMarket matrix coordinate integer general\n4 4 3\n";
   const char* uncommon[] = {
       "1 2 3\n% a comment\n2 3 4\n3 4 5\n",  // a comment among the data: 4 lines for 3 entries
-      "1 2 3\n2 3 -4\n3 4 5\n",               // a sign
-      "1 2 3\n2 3 4.5\n3 4 5\n",              // a real value
-      "1 2 3\n2 5 4\n3 4 5\n",                // an id past n
-      "1 2 3\n0 3 4\n3 4 5\n",                // id 0
-      "1 2 3\n2 3\n3 4 5\n",                  // a field short
-      "1 2 3\n2 3 4 5\n3 4 5\n",              // a field too many
-      "1 2 3\n2 3 99999999999\n3 4 5\n",      // a weight past 32 bits
-      "1 2 3\n2 3 4\n3 4 5\n\n",              // a blank last line
-      "1 2 3\n2 x3 4\n3 4 5\n",               // stray characters
+      "1 2 3\n2 3 -4\n3 4 5\n",              // a sign
+      "1 2 3\n2 3 4.5\n3 4 5\n",             // a real value
+      "1 2 3\n2 5 4\n3 4 5\n",               // an id past n
+      "1 2 3\n0 3 4\n3 4 5\n",               // id 0
+      "1 2 3\n2 3\n3 4 5\n",                 // a field short
+      "1 2 3\n2 3 4 5\n3 4 5\n",             // a field too many
+      "1 2 3\n2 3 99999999999\n3 4 5\n",     // a weight past 32 bits
+      "1 2 3\n2 3 4\n3 4 5\n\n",             // a blank last line
+      "1 2 3\n2 x3 4\n3 4 5\n",              // stray characters
   };
   const std::string path = test::temp_path(".mtx");
   for (const char* body : uncommon) {

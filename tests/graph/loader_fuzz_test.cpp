@@ -135,8 +135,8 @@ TEST(LoaderFuzz, EdgeListsReadAsTheLineModelSays) {
     SCOPED_TRACE("round " + std::to_string(r));
     const auto want = model_edge_list(text);
     const auto got = try_load(path, text);
-    ASSERT_EQ(got.has_value(), want.has_value()) << "the loader " << (got ? "accepted" : "refused")
-                                                 << " what the model " << (want ? "accepts" : "refuses");
+    ASSERT_EQ(got.has_value(), want.has_value())
+        << "the loader " << (got ? "accepted" : "refused") << " what the model " << (want ? "accepts" : "refuses");
     ++(got ? accepted : refused);
     if (!got) continue;
     const coo_graph& g = got->graph;
@@ -145,7 +145,9 @@ TEST(LoaderFuzz, EdgeListsReadAsTheLineModelSays) {
       const model_edge& e = (*want)[i];
       ASSERT_EQ(g.original_id(g.src[i]), e.u) << "edge " << i;
       ASSERT_EQ(g.original_id(g.dst[i]), e.v) << "edge " << i;
-      if (e.w) ASSERT_EQ(g.weights[i], *e.w) << "edge " << i;
+      if (e.w) {
+        ASSERT_EQ(g.weights[i], *e.w) << "edge " << i;
+      }
     }
   }
   EXPECT_GT(accepted, 0) << "no mutated file loaded: the comparison was never made";
@@ -156,11 +158,10 @@ TEST(LoaderFuzz, MatrixMarketAndDimacsGiveAGraphOrAnError) {
   const std::uint64_t seed = std::getenv("GRAPHKIT_TEST_SEED") ? test::fresh_seed() : 20261124;
   GRAPHKIT_SEED_TRACE(seed);
   std::mt19937_64 rng(seed);
-  for (const auto& [file, ext] : {std::pair{test::dataset("karate.mtx"), ".mtx"},
-                                  std::pair{test::dataset("jagmesh7.mtx"), ".mtx"},
-                                  std::pair{test::input_file("good/triangle.mtx"), ".mtx"},
-                                  std::pair{test::dataset("rome99.gr"), ".gr"},
-                                  std::pair{test::input_file("good/triangle.gr"), ".gr"}}) {
+  for (const auto& [file, ext] :
+       {std::pair{test::dataset("karate.mtx"), ".mtx"}, std::pair{test::dataset("jagmesh7.mtx"), ".mtx"},
+        std::pair{test::input_file("good/triangle.mtx"), ".mtx"}, std::pair{test::dataset("rome99.gr"), ".gr"},
+        std::pair{test::input_file("good/triangle.gr"), ".gr"}}) {
     const std::string base = test::read_all(file), path = test::temp_path(ext);
     for (int r = 0; r < rounds(); ++r) {
       SCOPED_TRACE(file + ", round " + std::to_string(r));

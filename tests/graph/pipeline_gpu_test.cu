@@ -26,8 +26,7 @@ struct raw_list {
 /// `edges` edges over `vertices` distinct ids drawn from [0, 2^id_bits); a
 /// `duplicate_rate` share of the edges repeat an earlier edge (possibly
 /// reversed), weights 1..1000.
-raw_list dirty_edges(std::uint64_t seed, std::size_t edges, std::size_t vertices, int id_bits,
-                     double duplicate_rate) {
+raw_list dirty_edges(std::uint64_t seed, std::size_t edges, std::size_t vertices, int id_bits, double duplicate_rate) {
   std::mt19937_64 rng(seed);
   std::vector<std::uint64_t> ids(vertices);
   for (auto& id : ids) id = id_bits == 64 ? rng() : rng() & ((std::uint64_t{1} << id_bits) - 1);
@@ -140,8 +139,16 @@ TEST(PipelineGpu, CleanReportsASumThatOverflowsLikeTheHost) {
   o.keep = duplicate_weight::sum;
   coo_graph host = g;
   std::string host_message, gpu_message;
-  try { clean(host, o); } catch (const error& e) { host_message = e.what(); }
-  try { clean_on_gpu(g, o); } catch (const error& e) { gpu_message = e.what(); }
+  try {
+    clean(host, o);
+  } catch (const error& e) {
+    host_message = e.what();
+  }
+  try {
+    clean_on_gpu(g, o);
+  } catch (const error& e) {
+    gpu_message = e.what();
+  }
   EXPECT_FALSE(host_message.empty());
   EXPECT_EQ(host_message, gpu_message);
 }
@@ -208,7 +215,8 @@ TEST(PipelineGpu, OneSortBuildMatchesCleanThenCsrForEveryOption) {
         for (const bool symmetrize : {false, true}) {
           for (const bool drop_loops : {false, true}) {
             for (const bool drop_duplicates : {false, true}) {
-              for (const duplicate_weight keep : {duplicate_weight::min, duplicate_weight::first, duplicate_weight::sum}) {
+              for (const duplicate_weight keep :
+                   {duplicate_weight::min, duplicate_weight::first, duplicate_weight::sum}) {
                 SCOPED_TRACE("duplicates " + std::to_string(dup) + (weighted ? ", weighted" : "") +
                              (directed ? ", directed" : "") + (symmetrize ? ", symmetrize" : "") +
                              (drop_loops ? ", drop loops" : "") + (drop_duplicates ? ", drop duplicates" : "") +
@@ -281,12 +289,24 @@ TEST(PipelineGpu, OneSortBuildReportsASumThatOverflowsLikeTheHost) {
   o.keep = duplicate_weight::sum;
   std::string host_message, gpu_message;
   clean_stats stats;
-  try { host_build(g, o, stats); } catch (const error& e) { host_message = e.what(); }
-  try { build_csr_device(to_device(g), o, stats); } catch (const error& e) { gpu_message = e.what(); }
+  try {
+    host_build(g, o, stats);
+  } catch (const error& e) {
+    host_message = e.what();
+  }
+  try {
+    build_csr_device(to_device(g), o, stats);
+  } catch (const error& e) {
+    gpu_message = e.what();
+  }
   EXPECT_FALSE(host_message.empty());
   EXPECT_EQ(host_message, gpu_message);
   gpu_message.clear();
-  try { build_csr_device(to_device(g), o, stats, 1); } catch (const error& e) { gpu_message = e.what(); }
+  try {
+    build_csr_device(to_device(g), o, stats, 1);
+  } catch (const error& e) {
+    gpu_message = e.what();
+  }
   EXPECT_EQ(host_message, gpu_message) << "a range per source";
 }
 
@@ -316,7 +336,8 @@ TEST(PipelineGpu, WeightSummaryMatchesTheHost) {
     g.num_vertices = 1000;
     std::uniform_int_distribution<vertex_t> vertex(0, 999);
     std::uniform_int_distribution<weight_t> weight(-50, 1 << 20);
-    for (std::size_t i = 0; i < m; ++i) g.src.push_back(vertex(rng)), g.dst.push_back(vertex(rng)), g.weights.push_back(weight(rng));
+    for (std::size_t i = 0; i < m; ++i)
+      g.src.push_back(vertex(rng)), g.dst.push_back(vertex(rng)), g.weights.push_back(weight(rng));
     const csr_graph host = to_csr(coo_graph(g));
     const weight_summary got = summarize_weights(to_device(host));
     if (m == 0) {

@@ -48,8 +48,8 @@ TEST(Relabel, EmptyAndSingleEdge) {
 }
 
 TEST(Relabel, IdentityNeedsNoMapping) {
-  const relabeled_edges got = relabel(std::vector<std::uint64_t>{0, 1, 2}, std::vector<std::uint64_t>{1, 2, 0},
-                                      relabel_order::sorted);
+  const relabeled_edges got =
+      relabel(std::vector<std::uint64_t>{0, 1, 2}, std::vector<std::uint64_t>{1, 2, 0}, relabel_order::sorted);
   EXPECT_TRUE(got.original_ids.empty());
   EXPECT_EQ(got.num_vertices, 3u);
 }

@@ -125,11 +125,14 @@ TEST(RoadGenerator, PointsAreInTheSquareAndNumberedByCell) {
   ASSERT_EQ(points.size(), 4096u);
   const auto side = static_cast<unsigned>(std::sqrt(4096.0 / 2));
   auto cell = [&](const road_point& p) {
-    return std::min(side - 1, static_cast<unsigned>(p.y * side)) * side + std::min(side - 1, static_cast<unsigned>(p.x * side));
+    return std::min(side - 1, static_cast<unsigned>(p.y * side)) * side +
+           std::min(side - 1, static_cast<unsigned>(p.x * side));
   };
   for (std::size_t i = 0; i < points.size(); ++i) {
     ASSERT_TRUE(points[i].x >= 0 && points[i].x < 1 && points[i].y >= 0 && points[i].y < 1);
-    if (i > 0) ASSERT_LE(cell(points[i - 1]), cell(points[i])) << "point " << i;
+    if (i > 0) {
+      ASSERT_LE(cell(points[i - 1]), cell(points[i])) << "point " << i;
+    }
   }
   // Uniform: each quarter of the square holds about a quarter of the points.
   std::size_t left_bottom = 0;
@@ -157,7 +160,8 @@ TEST(RoadGenerator, NearestNeighboursMatchBruteForce) {
     for (const auto& pair : nearest) {
       const auto it = edge_of.find(pair);
       ASSERT_NE(it, edge_of.end()) << "nearest pair " << pair.first << "-" << pair.second << " is not an edge";
-      EXPECT_EQ(g.weights[it->second], expected_weight(distance(points[pair.first], points[pair.second]), spacing, 1, p));
+      EXPECT_EQ(g.weights[it->second],
+                expected_weight(distance(points[pair.first], points[pair.second]), spacing, 1, p));
     }
     std::size_t fast = 0, joins = 0;
     for (const auto& [pair, e] : edge_of) {

@@ -16,7 +16,9 @@ namespace {
 
 using elements = std::vector<std::uint32_t>;
 
-device_buffer<std::uint32_t> upload(const elements& v) { return device_buffer<std::uint32_t>{std::span<const std::uint32_t>(v)}; }
+device_buffer<std::uint32_t> upload(const elements& v) {
+  return device_buffer<std::uint32_t>{std::span<const std::uint32_t>(v)};
+}
 
 elements random_elements(std::mt19937_64& rng, std::uint64_t universe, std::size_t n) {
   elements out(n);
@@ -99,8 +101,9 @@ TEST(DenseBitmap, ElementOperationsMatchAStdSet) {
       if (k == 0) lo = 0, hi = universe;
       if (k == 1) hi = lo;
       if (lo > hi) std::swap(lo, hi);
-      const auto expected = std::distance(model.lower_bound(static_cast<std::uint32_t>(lo)),
-                                          hi >= universe ? model.end() : model.lower_bound(static_cast<std::uint32_t>(hi)));
+      const auto expected =
+          std::distance(model.lower_bound(static_cast<std::uint32_t>(lo)),
+                        hi >= universe ? model.end() : model.lower_bound(static_cast<std::uint32_t>(hi)));
       ASSERT_EQ(b.count_range(lo, hi), static_cast<std::uint64_t>(expected)) << "[" << lo << ", " << hi << ")";
     }
   }
@@ -176,9 +179,16 @@ std::set<std::uint32_t> chunky_set(std::mt19937_64& rng, std::uint64_t universe)
     const std::uint64_t lo = c * kBitmapChunkBits, hi = std::min(universe, lo + kBitmapChunkBits);
     switch (rng() % 4) {
       case 0: break;  // empty
-      case 1: for (std::uint64_t x = lo; x < hi; ++x) s.insert(static_cast<std::uint32_t>(x)); break;  // full
-      case 2: for (std::uint64_t x = lo; x < hi; ++x) if (rng() % 2) s.insert(static_cast<std::uint32_t>(x)); break;
-      case 3: for (int k = 0; k < 20; ++k) s.insert(static_cast<std::uint32_t>(lo + rng() % (hi - lo))); break;
+      case 1:
+        for (std::uint64_t x = lo; x < hi; ++x) s.insert(static_cast<std::uint32_t>(x));
+        break;  // full
+      case 2:
+        for (std::uint64_t x = lo; x < hi; ++x)
+          if (rng() % 2) s.insert(static_cast<std::uint32_t>(x));
+        break;
+      case 3:
+        for (int k = 0; k < 20; ++k) s.insert(static_cast<std::uint32_t>(lo + rng() % (hi - lo)));
+        break;
     }
   }
   return s;

@@ -58,7 +58,8 @@ TEST(ChunkedSet, ElementOperationsMatchTheModelAtEveryDensity) {
     std::vector<bool> model(universe);
     std::vector<std::uint32_t> inserted;
     for (std::uint64_t x = 0; x < universe; ++x)
-      if (std::uniform_real_distribution<>(0, 1)(rng) < density) inserted.push_back(static_cast<std::uint32_t>(x)), model[x] = true;
+      if (std::uniform_real_distribution<>(0, 1)(rng) < density)
+        inserted.push_back(static_cast<std::uint32_t>(x)), model[x] = true;
     std::shuffle(inserted.begin(), inserted.end(), rng);
     if (!inserted.empty()) inserted.push_back(inserted.front());  // a duplicate
     chunked_set set(universe, 8);

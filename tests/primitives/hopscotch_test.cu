@@ -55,7 +55,8 @@ void bulk_round_trip(double load, std::uint64_t seed) {
   std::vector<std::uint32_t> values(n);
   for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<std::uint32_t>(i * 7 + 1);
   hopscotch_map<Tile> map(capacity);
-  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(present)}, d_values{std::span<const std::uint32_t>(values)};
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(present)},
+      d_values{std::span<const std::uint32_t>(values)};
   hash_counts counts;
   map.insert_async(d_keys.data(), d_values.data(), n, counts);
   const hash_result inserted = counts.result();
@@ -97,7 +98,8 @@ TEST(Hopscotch, DuplicatesInABatchKeepOneOfTheirValues) {
   for (std::uint32_t r = 0; r < 50; ++r)
     for (std::uint32_t k = 0; k < 100; ++k) keys.push_back(k), values.push_back(1000 * k + r);
   hopscotch_map<> map(1024);
-  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)};
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)},
+      d_values{std::span<const std::uint32_t>(values)};
   map.insert(d_keys.data(), d_values.data(), keys.size());
   EXPECT_EQ(map.size(), 100u);
   std::vector<std::uint32_t> probe(100);
@@ -114,7 +116,8 @@ TEST(Hopscotch, AFullTableReportsFailuresWithoutHanging) {
   const std::vector<std::uint32_t> keys = distinct_keys(3000, test::fresh_seed());
   const std::vector<std::uint32_t> values(keys.size(), 5);
   hopscotch_map<> map(1000);
-  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)};
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)},
+      d_values{std::span<const std::uint32_t>(values)};
   EXPECT_THROW(map.insert(d_keys.data(), d_values.data(), keys.size()), resource_error);
   map.clear();
   hash_counts counts;
@@ -138,7 +141,8 @@ TEST(Hopscotch, KeysBeyondTheNeighbourhoodLiveInTheStash) {
   const std::size_t stash = map.stash_capacity(), fits = kHopNeighbourhood + stash;
   std::vector<std::uint32_t> keys(fits), values(fits);
   for (std::uint32_t i = 0; i < fits; ++i) keys[i] = 10 + 3 * i, values[i] = i;
-  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)};
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)},
+      d_values{std::span<const std::uint32_t>(values)};
   hash_counts counts;
   map.insert_async(d_keys.data(), d_values.data(), fits, counts);
   EXPECT_EQ(counts.result().stashed, stash);
@@ -154,10 +158,12 @@ TEST(Hopscotch, KeysBeyondTheNeighbourhoodLiveInTheStash) {
   }
   device_buffer<std::uint32_t> d_gone{std::span<const std::uint32_t>(gone)};
   EXPECT_EQ(map.erase(d_gone.data(), gone.size()), gone.size());
-  device_buffer<std::uint32_t> d_kept{std::span<const std::uint32_t>(kept)}, d_kept_values{std::span<const std::uint32_t>(kept_values)};
+  device_buffer<std::uint32_t> d_kept{std::span<const std::uint32_t>(kept)},
+      d_kept_values{std::span<const std::uint32_t>(kept_values)};
   EXPECT_EQ(map.insert(d_kept.data(), d_kept_values.data(), kept.size()), 0u) << "updates add no key";
   EXPECT_EQ(map.size(), kept.size());
-  device_buffer<std::uint32_t> d_fresh{std::span<const std::uint32_t>(fresh)}, d_fresh_values{std::span<const std::uint32_t>(fresh_values)};
+  device_buffer<std::uint32_t> d_fresh{std::span<const std::uint32_t>(fresh)},
+      d_fresh_values{std::span<const std::uint32_t>(fresh_values)};
   EXPECT_EQ(map.insert(d_fresh.data(), d_fresh_values.data(), fresh.size()), fresh.size());
   EXPECT_EQ(map.size(), fits);
   EXPECT_EQ(find_all(map, kept), kept_values);
@@ -166,7 +172,8 @@ TEST(Hopscotch, KeysBeyondTheNeighbourhoodLiveInTheStash) {
 
   // One more key has nowhere to go: a reported failure, not a hang.
   const std::vector<std::uint32_t> extra{99}, extra_value{1};
-  device_buffer<std::uint32_t> d_extra{std::span<const std::uint32_t>(extra)}, d_extra_value{std::span<const std::uint32_t>(extra_value)};
+  device_buffer<std::uint32_t> d_extra{std::span<const std::uint32_t>(extra)},
+      d_extra_value{std::span<const std::uint32_t>(extra_value)};
   map.insert_async(d_extra.data(), d_extra_value.data(), 1, counts);
   EXPECT_EQ(counts.result().failed, 1u);
   EXPECT_THROW(map.insert(d_extra.data(), d_extra_value.data(), 1), resource_error);
@@ -176,7 +183,8 @@ TEST(Hopscotch, SentinelsAreRefusedAndCounted) {
   GRAPHKIT_REQUIRE_GPU();
   const std::vector<std::uint32_t> keys{1, 0xffffffffu, 0xfffffffeu, 4}, values{1, 2, 3, kEmptyValue};
   hopscotch_map<> map(64);
-  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)};
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)},
+      d_values{std::span<const std::uint32_t>(values)};
   EXPECT_THROW(map.insert(d_keys.data(), d_values.data(), keys.size()), error);
   hash_counts counts;
   map.clear();
@@ -196,14 +204,17 @@ void mixed_batch(std::uint64_t seed) {
   hopscotch_map<Tile> map(capacity);
   std::vector<std::uint32_t> first(keys.begin(), keys.begin() + 2 * third), first_values(2 * third);
   for (std::size_t i = 0; i < first_values.size(); ++i) first_values[i] = static_cast<std::uint32_t>(i);
-  device_buffer<std::uint32_t> d_first{std::span<const std::uint32_t>(first)}, d_first_values{std::span<const std::uint32_t>(first_values)};
+  device_buffer<std::uint32_t> d_first{std::span<const std::uint32_t>(first)},
+      d_first_values{std::span<const std::uint32_t>(first_values)};
   map.insert(d_first.data(), d_first_values.data(), first.size());
 
   std::vector<hop_op> ops;
   for (std::size_t i = 0; i < keys.size(); ++i) {
     if (i < third) ops.push_back({hop_op_kind::erase, keys[i], 0});
     else if (i < 2 * third) ops.push_back({hop_op_kind::find, keys[i], 0});
-    else ops.push_back({hop_op_kind::insert, keys[i], static_cast<std::uint32_t>(i)}), ops.push_back({hop_op_kind::find, keys[i], 0});
+    else
+      ops.push_back({hop_op_kind::insert, keys[i], static_cast<std::uint32_t>(i)}),
+          ops.push_back({hop_op_kind::find, keys[i], 0});
   }
   std::shuffle(ops.begin(), ops.end(), std::mt19937_64(seed));
   device_buffer<hop_op> d_ops{std::span<const hop_op>(ops)};
@@ -249,7 +260,8 @@ void displacement_stress(std::uint64_t seed) {
   std::vector<std::uint32_t> live(keys.begin(), keys.begin() + resident - churn);
   std::vector<std::uint32_t> values(live.size());
   for (std::size_t i = 0; i < live.size(); ++i) values[i] = live[i] ^ 0x5a5a5a5au;
-  device_buffer<std::uint32_t> d_live{std::span<const std::uint32_t>(live)}, d_values{std::span<const std::uint32_t>(values)};
+  device_buffer<std::uint32_t> d_live{std::span<const std::uint32_t>(live)},
+      d_values{std::span<const std::uint32_t>(values)};
   map.insert(d_live.data(), d_values.data(), live.size());
   std::size_t next = resident - churn;
   std::uint64_t displacements = 0;
@@ -258,7 +270,8 @@ void displacement_stress(std::uint64_t seed) {
     // Insert `churn` new keys, erase `churn` old ones, and find every other live key, all at once.
     std::shuffle(live.begin(), live.end(), rng);
     std::vector<hop_op> ops;
-    for (std::size_t j = 0; j < churn; ++j, ++next) ops.push_back({hop_op_kind::insert, keys[next], keys[next] ^ 0x5a5a5a5au});
+    for (std::size_t j = 0; j < churn; ++j, ++next)
+      ops.push_back({hop_op_kind::insert, keys[next], keys[next] ^ 0x5a5a5a5au});
     for (std::size_t j = 0; j < churn; ++j) ops.push_back({hop_op_kind::erase, live[j], 0});
     for (std::size_t j = churn; j < live.size(); ++j) ops.push_back({hop_op_kind::find, live[j], 0});
     std::shuffle(ops.begin(), ops.end(), rng);
@@ -272,7 +285,8 @@ void displacement_stress(std::uint64_t seed) {
     EXPECT_EQ(r.erased, churn);
     displacements += r.displacements;
     for (std::size_t o = 0; o < ops.size(); ++o) {
-      if (ops[o].kind == hop_op_kind::find) ASSERT_EQ(results[o], ops[o].key ^ 0x5a5a5a5au) << "round " << round << ": a present key was missed";
+      if (ops[o].kind == hop_op_kind::find)
+        ASSERT_EQ(results[o], ops[o].key ^ 0x5a5a5a5au) << "round " << round << ": a present key was missed";
       if (ops[o].kind == hop_op_kind::insert) ASSERT_EQ(results[o], kHopInserted) << "round " << round;
       if (ops[o].kind == hop_op_kind::erase) ASSERT_EQ(results[o], 1u) << "round " << round;
     }
@@ -296,9 +310,13 @@ TEST(Hopscotch, DisplacementsAtLoad95NeverHideAPresentKey) {
 
 using hop4 = hopscotch_map<4>;
 template <class Ref>
-concept hop_can_insert = requires(const Ref& r, const cooperative_groups::thread_block_tile<4>& t) { r.insert(t, 1u, 1u); };
+concept hop_can_insert = requires(const Ref& r, const cooperative_groups::thread_block_tile<4>& t) {
+  r.insert(t, 1u, 1u);
+};
 template <class Ref>
-concept hop_can_find = requires(const Ref& r, const cooperative_groups::thread_block_tile<4>& t) { r.find(t, 1u); };
+concept hop_can_find = requires(const Ref& r, const cooperative_groups::thread_block_tile<4>& t) {
+  r.find(t, 1u);
+};
 static_assert(std::is_same_v<decltype(std::declval<const hop4&>().ref()), hop4::const_ref_type>);
 static_assert(std::is_same_v<decltype(hop4::const_ref_type::entries), const unsigned long long*>);
 static_assert(hop_can_find<hop4::const_ref_type> && !hop_can_insert<hop4::const_ref_type>);
@@ -312,7 +330,8 @@ TEST(Hopscotch, EmptyAndSingleBatchesAndConstLookups) {
   EXPECT_EQ(counts.result().inserted, 0u);
   EXPECT_EQ(map.erase(nullptr, 0), 0u);
   const std::vector<std::uint32_t> one{42}, value{7};
-  device_buffer<std::uint32_t> d_one{std::span<const std::uint32_t>(one)}, d_value{std::span<const std::uint32_t>(value)};
+  device_buffer<std::uint32_t> d_one{std::span<const std::uint32_t>(one)},
+      d_value{std::span<const std::uint32_t>(value)};
   EXPECT_EQ(map.insert(d_one.data(), d_value.data(), 1), 1u);
   EXPECT_EQ(map.insert(d_one.data(), d_value.data(), 1), 0u) << "an update adds no key";
   const hop4& read_only = map;

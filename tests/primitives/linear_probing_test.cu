@@ -271,7 +271,7 @@ TEST(LinearProbingMap, FindsNeverMissPresentKeysDuringConcurrentInserts) {
   device_buffer<unsigned> misses(1);
   misses.fill_bytes(0);
   insert_while_finding<<<static_cast<unsigned>((2 * n + 255) / 256), 256>>>(map.ref(), d_fresh.data(), d_old.data(), n,
-                                                                             misses.data());
+                                                                            misses.data());
   GRAPHKIT_CHECK_LAUNCH();
   EXPECT_EQ(misses.to_host()[0], 0u);
   EXPECT_EQ(map.size(), 2 * n);
@@ -281,15 +281,22 @@ TEST(LinearProbingMap, FindsNeverMissPresentKeysDuringConcurrentInserts) {
 
 using map32 = linear_probing_map<std::uint32_t, std::uint32_t>;
 template <class Ref>
-concept can_insert = requires(const Ref& r) { r.insert(1u, 1u); };
+concept can_insert = requires(const Ref& r) {
+  r.insert(1u, 1u);
+};
 template <class Ref>
-concept can_erase = requires(const Ref& r) { r.erase(1u); };
+concept can_erase = requires(const Ref& r) {
+  r.erase(1u);
+};
 template <class Ref>
-concept can_find = requires(const Ref& r) { r.find(1u); };
+concept can_find = requires(const Ref& r) {
+  r.find(1u);
+};
 // A const map hands out read-only refs; refs carry only the operations asked for.
 static_assert(std::is_same_v<decltype(std::declval<const map32&>().ref()), map32::const_ref_type>);
 static_assert(std::is_same_v<decltype(map32::const_ref_type::slots), const map32::slot*>);
-static_assert(can_find<map32::const_ref_type> && !can_insert<map32::const_ref_type> && !can_erase<map32::const_ref_type>);
+static_assert(can_find<map32::const_ref_type> && !can_insert<map32::const_ref_type> &&
+              !can_erase<map32::const_ref_type>);
 static_assert(can_insert<map32::ref_with<hash_ops::insert>> && !can_find<map32::ref_with<hash_ops::insert>>);
 static_assert(can_erase<map32::ref_with<hash_ops::erase>> && !can_insert<map32::ref_with<hash_ops::erase>>);
 static_assert(can_insert<map32::ref_type> && can_erase<map32::ref_type> && can_find<map32::ref_type>);
@@ -367,7 +374,8 @@ TEST(LinearProbingMap, MixedBatchesAgreeWithTheModel) {
     }
     for (const auto k : absent) ops.push_back({hash_op_kind::find, k, 0}), ops.push_back({hash_op_kind::erase, k, 0});
     std::shuffle(ops.begin(), ops.end(), rng);
-    device_buffer<hash_op<std::uint32_t, std::uint32_t>> d_ops{std::span<const hash_op<std::uint32_t, std::uint32_t>>(ops)};
+    device_buffer<hash_op<std::uint32_t, std::uint32_t>> d_ops{
+        std::span<const hash_op<std::uint32_t, std::uint32_t>>(ops)};
     device_buffer<std::uint32_t> d_results(ops.size());
     hash_counts counts;
     map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);

@@ -26,7 +26,9 @@ struct mod_bucket {
 };
 struct u64_bucket {
   std::uint32_t m;
-  __host__ __device__ std::uint32_t operator()(std::uint64_t key) const { return static_cast<std::uint32_t>(key >> 40) % m; }
+  __host__ __device__ std::uint32_t operator()(std::uint64_t key) const {
+    return static_cast<std::uint32_t>(key >> 40) % m;
+  }
 };
 
 constexpr multisplit_method kAllMethods[] = {multisplit_method::warp, multisplit_method::block,
@@ -34,9 +36,9 @@ constexpr multisplit_method kAllMethods[] = {multisplit_method::warp, multisplit
                                              multisplit_method::automatic};
 
 bool method_takes(multisplit_method method, std::uint32_t m) {
-  return method == multisplit_method::warp ? m <= kMultisplitWarpMaxBuckets
+  return method == multisplit_method::warp                                             ? m <= kMultisplitWarpMaxBuckets
          : method == multisplit_method::block || method == multisplit_method::onesweep ? m <= kMultisplitBlockMaxBuckets
-                                                                                        : true;
+                                                                                       : true;
 }
 
 const char* name(multisplit_method method) {
@@ -72,7 +74,9 @@ std::vector<std::uint32_t> make_ids(std::size_t n, std::uint32_t m, pattern p, s
   for (std::size_t i = 0; i < n; ++i) {
     switch (p) {
       case pattern::uniform: ids[i] = static_cast<std::uint32_t>(rng() % m); break;
-      case pattern::skewed: ids[i] = std::min<std::uint32_t>(m - 1, static_cast<std::uint32_t>(__builtin_clzll(rng() | 1))); break;
+      case pattern::skewed:
+        ids[i] = std::min<std::uint32_t>(m - 1, static_cast<std::uint32_t>(__builtin_clzll(rng() | 1)));
+        break;
       case pattern::alternating: ids[i] = static_cast<std::uint32_t>(i % 2 ? m - 1 : 0); break;
       case pattern::sorted: ids[i] = static_cast<std::uint32_t>(i * m / std::max<std::size_t>(n, 1)); break;
       case pattern::reversed: ids[i] = m - 1 - static_cast<std::uint32_t>(i * m / std::max<std::size_t>(n, 1)); break;
@@ -110,20 +114,22 @@ void check_split(const std::vector<std::uint32_t>& ids, std::uint32_t m, multisp
   std::vector<std::uint32_t> values(n);
   std::iota(values.begin(), values.end(), 0u);
   constexpr std::size_t kGuard = 64;
-  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)},
-      d_ids{std::span<const std::uint32_t>(ids)}, d_keys_out(n + kGuard), d_values_out(n + kGuard);
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)},
+      d_values{std::span<const std::uint32_t>(values)}, d_ids{std::span<const std::uint32_t>(ids)},
+      d_keys_out(n + kGuard), d_values_out(n + kGuard);
   d_keys_out.fill_bytes(0xab);
   d_values_out.fill_bytes(0xab);
   std::vector<std::uint32_t> offsets;
   if (pairs) {
-    offsets = precomputed ? multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n, m,
-                                             bucket_ids_of{d_ids.data()}, ws, nullptr, method)
-                          : multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n, m,
-                                             top_bits_bucket{}, ws, nullptr, method);
+    offsets = precomputed ? multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n,
+                                             m, bucket_ids_of{d_ids.data()}, ws, nullptr, method)
+                          : multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n,
+                                             m, top_bits_bucket{}, ws, nullptr, method);
   } else {
-    offsets = precomputed ? multisplit_keys(d_keys.data(), d_keys_out.data(), n, m, bucket_ids_of{d_ids.data()}, ws,
-                                            nullptr, method)
-                          : multisplit_keys(d_keys.data(), d_keys_out.data(), n, m, top_bits_bucket{}, ws, nullptr, method);
+    offsets =
+        precomputed
+            ? multisplit_keys(d_keys.data(), d_keys_out.data(), n, m, bucket_ids_of{d_ids.data()}, ws, nullptr, method)
+            : multisplit_keys(d_keys.data(), d_keys_out.data(), n, m, top_bits_bucket{}, ws, nullptr, method);
   }
   const model expected = stable_split(ids, m);
   ASSERT_EQ(offsets, expected.offsets);
@@ -284,16 +290,17 @@ TEST(Multisplit, TwoToThe27Items) {
   std::mt19937_64 rng(seed);
   const std::size_t n = std::size_t{1} << 27;
   std::vector<std::uint32_t> keys(n), values(n), ids(n);
-  for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint32_t>(rng()), values[i] = static_cast<std::uint32_t>(i);
+  for (std::size_t i = 0; i < n; ++i)
+    keys[i] = static_cast<std::uint32_t>(rng()), values[i] = static_cast<std::uint32_t>(i);
   multisplit_workspace ws;
-  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_values{std::span<const std::uint32_t>(values)},
-      d_keys_out(n), d_values_out(n);
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)},
+      d_values{std::span<const std::uint32_t>(values)}, d_keys_out(n), d_values_out(n);
   for (const std::uint32_t m : {32u, 256u}) {
     SCOPED_TRACE("m " + std::to_string(m));
     for (std::size_t i = 0; i < n; ++i) ids[i] = keys[i] % m;
     d_values_out.fill_bytes(0xff);
-    const auto offsets =
-        multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n, m, mod_bucket{m}, ws);
+    const auto offsets = multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n, m,
+                                          mod_bucket{m}, ws);
     const model expected = stable_split(ids, m);
     EXPECT_EQ(offsets, expected.offsets);
     EXPECT_EQ(d_values_out.to_host(), expected.order);
@@ -356,12 +363,11 @@ TEST(Multisplit, OnesweepAroundTileSizes) {
   for (const std::uint32_t m : {1u, 2u, 3u, 8u, 31u, 32u, 33u, 64u, 255u, 256u}) {
     for (const bool pairs : {false, true}) {
       using multisplit_detail::tuning;
-      const std::size_t tile =
-          std::size_t{tuning::kWarps} * 32 *
-          (pairs ? tuning::onesweep_items<std::uint32_t, std::uint32_t>()
-                 : tuning::onesweep_items<std::uint32_t, multisplit_detail::no_value>());
-      for (const std::size_t n : {std::size_t{0}, std::size_t{1}, tile - 1, tile, tile + 1, 3 * tile + 5,
-                                  std::size_t{1} << 20}) {
+      const std::size_t tile = std::size_t{tuning::kWarps} * 32 *
+                               (pairs ? tuning::onesweep_items<std::uint32_t, std::uint32_t>()
+                                      : tuning::onesweep_items<std::uint32_t, multisplit_detail::no_value>());
+      for (const std::size_t n :
+           {std::size_t{0}, std::size_t{1}, tile - 1, tile, tile + 1, 3 * tile + 5, std::size_t{1} << 20}) {
         for (const pattern p : {pattern::uniform, pattern::one_bucket, pattern::zipf, pattern::skewed}) {
           check_split(make_ids(n, m, p, rng), m, multisplit_method::onesweep, pairs, n % 2 == 1, ws);
           if (HasFatalFailure()) return;
@@ -395,9 +401,13 @@ TEST(Multisplit, BadArgumentsAreErrors) {
   multisplit_workspace ws;
   device_buffer<std::uint32_t> d(16);
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 0, mod_bucket{1}, ws), error);
-  EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 33, mod_bucket{33}, ws, nullptr, multisplit_method::warp), error);
-  EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::block), error);
-  EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::onesweep), error);
+  EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 33, mod_bucket{33}, ws, nullptr, multisplit_method::warp),
+               error);
+  EXPECT_THROW(
+      (void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::block), error);
+  EXPECT_THROW(
+      (void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::onesweep),
+      error);
   // 30-bit look-back counts: refused before anything is read.
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), std::size_t{1} << 30, 4, mod_bucket{4}, ws, nullptr,
                                      multisplit_method::onesweep),

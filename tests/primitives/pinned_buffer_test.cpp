@@ -74,9 +74,9 @@ TEST(PinnedBuffer, MovesHandOverTheMemory) {
 
 TEST(PinnedBuffer, ImpossibleAllocationIsAResourceError) {
   GRAPHKIT_REQUIRE_GPU();
-  EXPECT_THROW(pinned_buffer<char>(std::size_t{1} << 50), resource_error);  // a petabyte
+  EXPECT_THROW(pinned_buffer<char>(std::size_t{1} << 50), resource_error);   // a petabyte
   EXPECT_THROW(pinned_buffer<std::uint64_t>(SIZE_MAX / 4), resource_error);  // overflows size_t
-  pinned_buffer<int> fine(16);  // the failure must not poison later work
+  pinned_buffer<int> fine(16);                                               // the failure must not poison later work
   fine[0] = 1;
   GRAPHKIT_CUDA_TRY(cudaDeviceSynchronize());
 }

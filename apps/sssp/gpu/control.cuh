@@ -85,22 +85,22 @@ struct alignas(16) phase_counters {
 /// back at the end for the host.
 struct alignas(16) control {
   std::uint32_t phase;
-  std::uint32_t bucket;         ///< current bucket k, or the bucket being opened
-  std::uint32_t round;          ///< its parity picks the frontier mask
+  std::uint32_t bucket;  ///< current bucket k, or the bucket being opened
+  std::uint32_t round;   ///< its parity picks the frontier mask
   std::uint32_t frontier_size;
-  std::uint32_t far_in_size;    ///< resplit's input size
-  std::uint32_t dedup;          ///< resplit drops repeats (a spill may have doubled a vertex)
-  std::uint32_t adaptive;       ///< --delta auto
-  std::uint32_t chunks;         ///< hub chunks queued by the last relax phase
-  std::uint32_t kept;           ///< the last open-bucket phase's output size
+  std::uint32_t far_in_size;  ///< resplit's input size
+  std::uint32_t dedup;        ///< resplit drops repeats (a spill may have doubled a vertex)
+  std::uint32_t adaptive;     ///< --delta auto
+  std::uint32_t chunks;       ///< hub chunks queued by the last relax phase
+  std::uint32_t kept;         ///< the last open-bucket phase's output size
   std::uint32_t overflow;
   gpu_distance base, delta, next_delta, settled, far_min;
-  gpu_distance first_delta;     ///< --delta auto narrows no further
-  vertex_t* lists[kGroups];     ///< epoch buckets, then far
-  vertex_t* frontier;           ///< the current round's input
-  vertex_t* far_in;             ///< resplit's input; a spare far list otherwise
+  gpu_distance first_delta;  ///< --delta auto narrows no further
+  vertex_t* lists[kGroups];  ///< epoch buckets, then far
+  vertex_t* frontier;        ///< the current round's input
+  vertex_t* far_in;          ///< resplit's input; a spare far list otherwise
   std::uint32_t sizes[kGroups];
-  std::uint32_t relax_depth;    ///< hops a warp relaxes past the frontier in one round (relax.cuh, local_queue)
+  std::uint32_t relax_depth;  ///< hops a warp relaxes past the frontier in one round (relax.cuh, local_queue)
   // Statistics.
   unsigned long long examined, rounds, buckets, epochs;
   unsigned long long bucket_rounds, bucket_examined_start;
@@ -181,8 +181,7 @@ struct controller {
         c.dedup = 0;
         open_next(0);
         return;
-      default:
-        c.phase = kDone;
+      default: c.phase = kDone;
     }
   }
 
@@ -208,7 +207,8 @@ struct controller {
     // to fill the GPU widens delta, one whose rounds were huge narrows it.
     gpu_distance next = c.delta;
     if (c.adaptive != 0) {
-      const double work = static_cast<double>(c.examined - c.bucket_examined_start) / static_cast<double>(c.bucket_rounds);
+      const double work =
+          static_cast<double>(c.examined - c.bucket_examined_start) / static_cast<double>(c.bucket_rounds);
       if (work < kLowWork) next = c.delta * 2 < kMaxDelta ? c.delta * 2 : kMaxDelta;
       else if (work > kHighWork && c.delta / 2 >= c.first_delta) next = c.delta / 2;
     }

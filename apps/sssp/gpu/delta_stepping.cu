@@ -95,7 +95,6 @@ __global__ void __launch_bounds__(detail::kBlock) delta_stepping_kernel(detail::
   if (blockIdx.x == 0 && threadIdx.x == 0) *s.ctl = c;
 }
 
-
 }  // namespace
 
 struct gpu_solver::state {
@@ -157,8 +156,8 @@ struct gpu_solver::state {
   template <class Dist>
   void launch_small(Dist* dist, vertex_t source) {
     const detail::small_graph_layout<Dist> layout = small_layout<Dist>();
-    detail::small_graph_kernel<Dist><<<1, detail::kSmallBlock, layout.bytes(), stream>>>(
-        graph.view(), layout, source, dist, small_stats.data());
+    detail::small_graph_kernel<Dist>
+        <<<1, detail::kSmallBlock, layout.bytes(), stream>>>(graph.view(), layout, source, dist, small_stats.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
 
@@ -188,7 +187,7 @@ struct gpu_solver::state {
   device_buffer<detail::small_graph_stats> small_stats{1};
   bool fits_small = false;  ///< the graph fits one block's shared memory
   bool use_small = false;   ///< ... and the tuning allows that kernel
-  unsigned resident = 1;  ///< blocks that fit on the GPU at once
+  unsigned resident = 1;    ///< blocks that fit on the GPU at once
   unsigned grid = 1;
   std::uint32_t relax_depth = 0;
   graph_profile profile;
@@ -199,8 +198,13 @@ struct gpu_solver::state {
   template <class Dist>
   detail::solver_view<Dist> view(Dist* dist) {
     std::uint32_t* m = masks.data();
-    return {graph.view(), dist, {bit_span_ref{m}, bit_span_ref{m + mask_words}},
-            bit_span_ref{m + 2 * mask_words}, chunks.data(), static_cast<std::uint32_t>(chunks.size()), ctl.data(),
+    return {graph.view(),
+            dist,
+            {bit_span_ref{m}, bit_span_ref{m + mask_words}},
+            bit_span_ref{m + 2 * mask_words},
+            chunks.data(),
+            static_cast<std::uint32_t>(chunks.size()),
+            ctl.data(),
             counters.data()};
   }
 
@@ -347,8 +351,7 @@ void gpu_solver::solve(vertex_t source, const delta_choice& choice, gpu_stats& s
   GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(c.frontier, &source, sizeof source, cudaMemcpyHostToDevice, st.stream));
   GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(st.ctl.data(), st.host_ctl, sizeof(control), cudaMemcpyHostToDevice, st.stream));
   static const detail::phase_counters cleared = detail::phase_counters::cleared();  // static: outlives the copy
-  GRAPHKIT_CUDA_TRY(
-      cudaMemcpyAsync(st.counters.data(), &cleared, sizeof cleared, cudaMemcpyHostToDevice, st.stream));
+  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(st.counters.data(), &cleared, sizeof cleared, cudaMemcpyHostToDevice, st.stream));
   if (st.narrow) st.launch(st.dist32.data(), source);
   else st.launch(st.dist64.data(), source);
   st.stop.record(st.stream);

@@ -82,8 +82,8 @@ __device__ inline std::uint32_t lane() { return threadIdx.x & 31u; }
 /// Appends each valid lane's v to list `group` (warp-converged): after the
 /// c.sizes[group] entries the list had when the phase began.
 template <class View>
-__device__ inline void append(const View& s, const control& c, phase_counters& out, bool valid,
-                              std::uint32_t group, vertex_t v) {
+__device__ inline void append(const View& s, const control& c, phase_counters& out, bool valid, std::uint32_t group,
+                              vertex_t v) {
   const std::uint32_t at = c.sizes[group] + warp_multisplit_reserve(group, valid, kGroups, out.sizes);
   if (!valid) return;
   if (at < s.capacity(group)) c.lists[group][at] = v;
@@ -266,7 +266,8 @@ __device__ inline void relax_frontier(const View& s, const control& c, phase_cou
       if (first + chunks > s.chunk_room) atomicOr(&out.overflow, 1u);
       for (std::uint32_t k = 0; k < chunks && first + k < s.chunk_room; ++k) {
         const edge_t offset = edge_t{k} * kChunkEdges;
-        s.chunks[first + k] = {v, static_cast<std::uint32_t>(min(edge_t{kChunkEdges}, degree - offset)), begin + offset};
+        s.chunks[first + k] = {v, static_cast<std::uint32_t>(min(edge_t{kChunkEdges}, degree - offset)),
+                               begin + offset};
       }
       degree = 0;
     }

@@ -23,7 +23,6 @@ namespace graphkit::sssp::detail {
 
 inline constexpr int kSmallBlock = 1024;
 
-
 /// Where each array sits in the block's dynamic shared memory: the
 /// distances first (they may be 8-byte words), then 32-bit words.
 template <class Dist>
@@ -39,9 +38,7 @@ struct small_graph_layout {
   [[nodiscard]] __host__ __device__ std::size_t lists_at() const { return weights_at() + (weighted ? m : 0); }
   [[nodiscard]] __host__ __device__ std::size_t masks_at() const { return lists_at() + 2 * n; }
   [[nodiscard]] __host__ __device__ std::size_t words() const { return masks_at() + 2 * mask_words(); }
-  [[nodiscard]] __host__ __device__ std::size_t distance_bytes() const {
-    return (n * sizeof(Dist) + 7) / 8 * 8;
-  }
+  [[nodiscard]] __host__ __device__ std::size_t distance_bytes() const { return (n * sizeof(Dist) + 7) / 8 * 8; }
   [[nodiscard]] __host__ __device__ std::size_t bytes() const { return distance_bytes() + 4 * words(); }
 };
 

@@ -20,7 +20,6 @@ namespace graphkit::tricount {
 
 namespace {
 
-
 detail::set_kind kind_of(method m) {
   switch (m) {
     case method::merge: return detail::set_kind::sorted_list;
@@ -65,7 +64,7 @@ struct gpu_counter::state {
   device_buffer<edge_t> out_degree;  ///< then the oriented offsets (n + 1)
   device_buffer<vertex_t> out_targets;
   device_buffer<std::uint32_t> class_of;
-  device_buffer<vertex_t> ids, ordered;  ///< 0..n-1, and the same split by class
+  device_buffer<vertex_t> ids, ordered;        ///< 0..n-1, and the same split by class
   device_buffer<unsigned long long> counters;  ///< [0] triangles, [1] heavy-vertex cursor (low 32 bits)
   device_buffer<unsigned long long> per_vertex;
   device_buffer<unsigned char> scan_temp;
@@ -89,11 +88,11 @@ struct gpu_counter::state {
       GRAPHKIT_CHECK_LAUNCH();
     }
     std::size_t temp_bytes = 0;
-    GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, out_degree.data(), out_degree.data(),
-                                                    std::size_t{n} + 1));
+    GRAPHKIT_CUDA_TRY(
+        cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, out_degree.data(), out_degree.data(), std::size_t{n} + 1));
     if (scan_temp.size() < temp_bytes) scan_temp = device_buffer<unsigned char>(temp_bytes);
-    GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(scan_temp.data(), temp_bytes, out_degree.data(),
-                                                    out_degree.data(), std::size_t{n} + 1));
+    GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(scan_temp.data(), temp_bytes, out_degree.data(), out_degree.data(),
+                                                    std::size_t{n} + 1));
     if (n == 0) return std::vector<std::uint32_t>(detail::kWorkClasses + 1, 0);
     detail::fill_out_edges_kernel<<<warps_grid, 256>>>(graph.view(), out_degree.data(), out_targets.data());
     GRAPHKIT_CHECK_LAUNCH();

@@ -146,7 +146,8 @@ using heavy_list_set = indexed_list_set<1024>;
 /// once the table is filled (plain loads: no writer runs beside the lookups).
 struct hash_set {
   linear_probing_ref<std::uint32_t, std::uint32_t, murmur3_hash, hash_ops::find> table;
-  explicit __device__ hash_set(const set_ref& filled) : table{filled.slots, filled.capacity, filled.empty_key, filled.empty_value} {}
+  explicit __device__ hash_set(const set_ref& filled)
+      : table{filled.slots, filled.capacity, filled.empty_key, filled.empty_value} {}
   __device__ bool contains(vertex_t w) const { return table.find(w) != kEmptySlot; }
 };
 
@@ -220,9 +221,9 @@ __global__ void __launch_bounds__(kCountThreads)
 /// Scratch a heavy-vertex block may use: its slice of a global slot pool
 /// (hash sets too large for shared memory) and of a bitmap pool (n bits each).
 struct block_scratch {
-  set_slot* slots;           // gridDim.x * slots_per_block
+  set_slot* slots;  // gridDim.x * slots_per_block
   std::size_t slots_per_block;
-  std::uint32_t* bitmaps;    // gridDim.x * words_per_block, all zero between vertices
+  std::uint32_t* bitmaps;  // gridDim.x * words_per_block, all zero between vertices
   std::size_t words_per_block;
 };
 
@@ -264,7 +265,8 @@ __global__ void __launch_bounds__(kCountThreads)
         walk(sorted_list_set{list, size});
       }
     } else if constexpr (Kind == set_kind::hash) {
-      set_slot* slots = 2 * size <= kBlockSetSlots ? shared_slots : scratch.slots + blockIdx.x * scratch.slots_per_block;
+      set_slot* slots =
+          2 * size <= kBlockSetSlots ? shared_slots : scratch.slots + blockIdx.x * scratch.slots_per_block;
       const set_ref table = make_table(slots, size);
       empty_table(table, threadIdx.x, kCountThreads);
       __syncthreads();

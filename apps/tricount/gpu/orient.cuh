@@ -90,9 +90,9 @@ static __global__ void classify_work_kernel(oriented_view g, std::uint32_t* clas
   for (int o = 16; o > 0; o /= 2) wedges += __shfl_down_sync(0xffffffffu, wedges, o);
   if (lane == 0) {
     const edge_t degree = end - begin;
-    class_of[u] = degree < 2 || wedges == 0                                  ? kNoWork
+    class_of[u] = degree < 2 || wedges == 0                               ? kNoWork
                   : degree > kWarpMaxOutDegree || wedges > kWarpMaxWedges ? kHeavy
-                                                                            : kLight;
+                                                                          : kLight;
   }
 }
 

@@ -56,8 +56,7 @@ class field_reader {
     }
     const auto [ptr, ec] = std::from_chars(pos_, end_, value);
     if (ec == std::errc::result_out_of_range) {
-      why = std::string(what) + " '" + next_token() + "' does not fit in " +
-            std::to_string(sizeof(T) * 8) + " bits";
+      why = std::string(what) + " '" + next_token() + "' does not fit in " + std::to_string(sizeof(T) * 8) + " bits";
       return false;
     }
     if (ec != std::errc() || (ptr < end_ && !is_blank(*ptr))) {

@@ -28,8 +28,8 @@ void store(unsigned char* p, T value) noexcept {
 }
 
 // Header fields by offset (see binary_format.cpp).
-constexpr std::size_t kVersionAt = 8, kFlagsAt = 12, kVerticesAt = 16, kEdgesAt = 24, kBlockAt = 32,
-                      kTableSumAt = 40, kHeaderSumAt = 56;
+constexpr std::size_t kVersionAt = 8, kFlagsAt = 12, kVerticesAt = 16, kEdgesAt = 24, kBlockAt = 32, kTableSumAt = 40,
+                      kHeaderSumAt = 56;
 
 std::uint64_t table_sum(const layout& l, std::span<const std::uint64_t> table) noexcept {
   return sum_bytes(table.data(), table.size_bytes(), l.table_offset / 8);
@@ -105,8 +105,9 @@ std::optional<checked_file> open_file(const posix_file& file) {
   const auto version = load<std::uint32_t>(h + kVersionAt);
   if (version == 1) return std::nullopt;
   if (version != kVersion)
-    throw make_input_error(path, 0, "graphkit binary version " + std::to_string(version) +
-                                        " is not supported (this build reads versions 1 and 2)");
+    throw make_input_error(
+        path, 0,
+        "graphkit binary version " + std::to_string(version) + " is not supported (this build reads versions 1 and 2)");
   if (got < kHeaderBytes) throw ends_inside_header();
   // The header's own sum first: no field is trusted before it holds.
   if (sum_bytes(h, kSealedHeaderBytes, 0) != load<std::uint64_t>(h + kHeaderSumAt))
@@ -118,19 +119,22 @@ std::optional<checked_file> open_file(const posix_file& file) {
   if ((flags & ~(kWeighted | kDirected | kOriginalIds)) != 0)
     throw make_input_error(path, 0, "unknown header flags " + std::to_string(flags));
   if (block_bytes == 0 || block_bytes % 8 != 0 || block_bytes > kMaxBlockBytes)
-    throw make_input_error(path, 0, "the header's block size " + std::to_string(block_bytes) +
-                                        " is not a multiple of 8 from 8 to 2^30 bytes");
+    throw make_input_error(
+        path, 0,
+        "the header's block size " + std::to_string(block_bytes) + " is not a multiple of 8 from 8 to 2^30 bytes");
   // Before the layout's sums, so that they cannot overflow; a count that
   // merely disagrees with the file's size is the size check's to word.
   if (n >= kMaxVertices || m > kMaxEdges)
-    throw make_input_error(path, 0, "header claims " + std::to_string(n) + " vertices and " + std::to_string(m) +
-                                        " edges, beyond what graphkit reads (below 2^32 vertices, 2^56 edges)");
+    throw make_input_error(path, 0,
+                           "header claims " + std::to_string(n) + " vertices and " + std::to_string(m) +
+                               " edges, beyond what graphkit reads (below 2^32 vertices, 2^56 edges)");
   checked_file f{layout::of(flags, n, m, block_bytes), {}};
   const layout& l = f.where;
   if (size != l.file_bytes)
-    throw make_input_error(path, 0, "file is " + std::to_string(size) + " bytes, its header implies " +
-                                        std::to_string(l.file_bytes) +
-                                        (size < l.file_bytes ? " (the file was cut short)" : " (bytes after the end)"));
+    throw make_input_error(path, 0,
+                           "file is " + std::to_string(size) + " bytes, its header implies " +
+                               std::to_string(l.file_bytes) +
+                               (size < l.file_bytes ? " (the file was cut short)" : " (bytes after the end)"));
   f.table.resize(l.total_blocks);
   const std::size_t table_bytes = l.total_blocks * 8;
   if (file.read_at(reinterpret_cast<char*>(f.table.data()), table_bytes, l.table_offset) != table_bytes)
@@ -142,22 +146,26 @@ std::optional<checked_file> open_file(const posix_file& file) {
 
 void throw_damaged_block(const std::string& path, const layout& l, array_id a, std::uint64_t block) {
   const array_place& p = l.arrays[a];
-  const std::uint64_t from = p.offset + block * l.block_bytes, to = p.offset + std::min(p.bytes, (block + 1) * l.block_bytes);
-  throw make_input_error(path, 0, "block " + std::to_string(block) + " of the " + array_name(a) + " array (file bytes " +
-                                      std::to_string(from) + " to " + std::to_string(to) +
-                                      ") does not match its checksum: the file is damaged");
+  const std::uint64_t from = p.offset + block * l.block_bytes,
+                      to = p.offset + std::min(p.bytes, (block + 1) * l.block_bytes);
+  throw make_input_error(path, 0,
+                         "block " + std::to_string(block) + " of the " + array_name(a) + " array (file bytes " +
+                             std::to_string(from) + " to " + std::to_string(to) +
+                             ") does not match its checksum: the file is damaged");
 }
 
 void throw_vertex_beyond(const std::string& path, std::uint64_t edge, std::uint64_t vertex, std::uint64_t vertices) {
-  throw make_input_error(path, 0, "edge " + std::to_string(edge) + " names vertex " + std::to_string(vertex) +
-                                      ", beyond the header's " + std::to_string(vertices) + " vertices");
+  throw make_input_error(path, 0,
+                         "edge " + std::to_string(edge) + " names vertex " + std::to_string(vertex) +
+                             ", beyond the header's " + std::to_string(vertices) + " vertices");
 }
 
 std::uint64_t read_arrays(const posix_file& file, const checked_file& f, std::span<const host_target> targets,
                           unsigned threads) {
   const layout& l = f.where;
   std::vector<host_target> in_order(targets.begin(), targets.end());
-  std::sort(in_order.begin(), in_order.end(), [](const host_target& a, const host_target& b) { return a.array < b.array; });
+  std::sort(in_order.begin(), in_order.end(),
+            [](const host_target& a, const host_target& b) { return a.array < b.array; });
   std::vector<block_ref> work;
   for (const host_target& t : in_order)
     for (std::uint64_t k = 0; k < l.arrays[t.array].blocks; ++k) work.push_back({t.array, t.data, k});
@@ -187,7 +195,8 @@ std::uint64_t read_arrays(const posix_file& file, const checked_file& f, std::sp
         unsigned beyond = 0;
         for (std::size_t j = 0; j < count; ++j) beyond |= ids[j] >= n ? 1u : 0u;
         if (beyond != 0) {
-          const std::size_t j = static_cast<std::size_t>(std::find_if(ids, ids + count, [&](vertex_t v) { return v >= n; }) - ids);
+          const std::size_t j =
+              static_cast<std::size_t>(std::find_if(ids, ids + count, [&](vertex_t v) { return v >= n; }) - ids);
           first_beyond[r] = std::min(first_beyond[r], from / sizeof(vertex_t) + j);
         }
       }

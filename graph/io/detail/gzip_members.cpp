@@ -66,8 +66,7 @@ void check_member_header(std::string_view file, std::size_t at, const std::strin
   const header h = read_header(file.substr(at));
   const std::string where = " at byte " + std::to_string(at);
   switch (h.status) {
-    case header::ok:
-      return;
+    case header::ok: return;
     case header::not_gzip:
       throw make_input_error(path, 0,
                              "gzip stream has trailing garbage: " + std::to_string(file.size() - at) + " bytes" +

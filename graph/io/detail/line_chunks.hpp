@@ -44,7 +44,8 @@ inline std::size_t count_lines(const char* p, const char* end) {
 /// text.size(); about `host_threads() * 4` parts of at least 1 MiB.
 inline std::vector<std::size_t> part_cuts(std::string_view text) {
   constexpr std::size_t kMinPartBytes = 1 << 20;
-  const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(host_threads() * 4, text.size() / kMinPartBytes));
+  const std::size_t parts =
+      std::max<std::size_t>(1, std::min<std::size_t>(host_threads() * 4, text.size() / kMinPartBytes));
   std::vector<std::size_t> cuts(parts + 1, text.size());
   cuts[0] = 0;
   for (std::size_t p = 1; p < parts; ++p) {
@@ -69,9 +70,8 @@ inline line_parts split_lines(std::string_view text, std::size_t first_line) {
   out.cuts = part_cuts(text);
   const std::size_t parts = out.cuts.size() - 1;
   std::vector<std::size_t> lines(parts);
-  parallel_parts(parts, [&](std::size_t p) {
-    lines[p] = count_lines(text.data() + out.cuts[p], text.data() + out.cuts[p + 1]);
-  });
+  parallel_parts(
+      parts, [&](std::size_t p) { lines[p] = count_lines(text.data() + out.cuts[p], text.data() + out.cuts[p + 1]); });
   out.first_line.resize(parts);
   out.first_slot.assign(parts + 1, 0);
   for (std::size_t p = 0; p < parts; ++p) {
@@ -114,7 +114,8 @@ void parse_parts(std::string_view text, const line_parts& parts, std::vector<Sta
     }
   });
   for (std::size_t p = 0; p < parts.count(); ++p)
-    if (states[p].bad_line != kNoLine) throw make_input_error(file, parts.first_line[p] + states[p].bad_line, states[p].why);
+    if (states[p].bad_line != kNoLine)
+      throw make_input_error(file, parts.first_line[p] + states[p].bad_line, states[p].why);
 }
 
 /// Splits off the first line of `text`; returns it without its line ending.

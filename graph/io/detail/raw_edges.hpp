@@ -29,9 +29,9 @@ template <class Id>
 struct edge_chunk : chunk_base {
   Id* src = nullptr;
   Id* dst = nullptr;
-  weight_t* weights = nullptr;  ///< null when the file is unweighted
-  std::uint64_t id_base = 0;    ///< subtracted from every id (1 for 1-based formats)
-  std::size_t count = 0;        ///< edges written
+  weight_t* weights = nullptr;             ///< null when the file is unweighted
+  std::uint64_t id_base = 0;               ///< subtracted from every id (1 for 1-based formats)
+  std::size_t count = 0;                   ///< edges written
   std::size_t first_weighted = kNoLine;    ///< local index of the first line with a weight
   std::size_t first_unweighted = kNoLine;  ///< ... and without one
   std::size_t first_negative = kNoLine;    ///< ... and with a negative weight

@@ -39,7 +39,8 @@ inline busy_chunk_grid plan_busy_chunks(std::uint64_t chunks) {
 template <bool SyncEachChunk, class Needs, class Work>
 __device__ void for_each_busy_chunk(std::uint64_t chunks, std::uint32_t group, Needs&& needs, Work&& work) {
   __shared__ unsigned busy;
-  for (std::uint64_t base = std::uint64_t{blockIdx.x} * group; base < chunks; base += std::uint64_t{gridDim.x} * group) {
+  for (std::uint64_t base = std::uint64_t{blockIdx.x} * group; base < chunks;
+       base += std::uint64_t{gridDim.x} * group) {
     if (threadIdx.x < 32) {
       const std::uint64_t c = base + threadIdx.x;
       const bool mine = threadIdx.x < group && c < chunks && needs(c, threadIdx.x);

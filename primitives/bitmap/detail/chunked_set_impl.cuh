@@ -22,7 +22,8 @@ using graphkit::blocks_for;
 
 /// Word i of chunk c as if every chunk had storage: zeros, ones (masked to the
 /// universe), or the partial chunk's block.
-__device__ inline std::uint32_t word_of(const chunked_set_ref& s, std::uint32_t c, std::uint32_t state, std::uint32_t i) {
+__device__ inline std::uint32_t word_of(const chunked_set_ref& s, std::uint32_t c, std::uint32_t state,
+                                        std::uint32_t i) {
   if (state == kChunkEmpty) return 0;
   if (state == kChunkFull) {
     const std::uint32_t bits = s.chunk_bits(c), first = i * 32;
@@ -132,8 +133,8 @@ static __global__ void __launch_bounds__(kThreads) to_dense_kernel(chunked_set_r
 }
 
 /// A block per chunk of an empty set: the dense chunk's words, as a state or a block.
-static __global__ void __launch_bounds__(kThreads) from_dense_kernel(chunked_set_ref s, const std::uint32_t* words,
-                                                                     const std::uint32_t* dense_counts) {
+static __global__ void __launch_bounds__(kThreads)
+    from_dense_kernel(chunked_set_ref s, const std::uint32_t* words, const std::uint32_t* dense_counts) {
   __shared__ std::uint32_t block;
   const std::uint32_t c = blockIdx.x, count = dense_counts[c], bits = s.chunk_bits(c);
   if (count == 0) return;
@@ -233,8 +234,11 @@ inline chunked_set::chunked_set(std::uint64_t universe, std::uint32_t pool_block
 }
 
 inline chunked_set_ref chunked_set::ref() noexcept {
-  const block_pool_ref pool{pool_words_.data(), pool_queue_.data(), pool_counters_.data() + chunked_detail::kHead,
-                            pool_counters_.data() + chunked_detail::kTail, pool_capacity_,
+  const block_pool_ref pool{pool_words_.data(),
+                            pool_queue_.data(),
+                            pool_counters_.data() + chunked_detail::kHead,
+                            pool_counters_.data() + chunked_detail::kTail,
+                            pool_capacity_,
                             pool_counters_.data() + chunked_detail::kDry};
   return {states_.data(), block_of_.data(), counts_.data(), universe_, pool};
 }
@@ -246,8 +250,8 @@ inline std::size_t chunked_set::memory_bytes() const noexcept {
 
 inline std::uint64_t chunked_set::blocks_in_use(cudaStream_t stream) const {
   std::vector<unsigned long long> c(2);
-  GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(c.data(), pool_counters_.data(), 2 * sizeof(unsigned long long),
-                                    cudaMemcpyDeviceToHost, stream));
+  GRAPHKIT_CUDA_TRY(
+      cudaMemcpyAsync(c.data(), pool_counters_.data(), 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
   GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
   return pool_capacity_ - (c[chunked_detail::kTail] - c[chunked_detail::kHead]);
 }
@@ -266,7 +270,8 @@ inline void chunked_set::clear(cudaStream_t stream) {
 }
 
 inline void chunked_set::normalize(cudaStream_t stream) {
-  chunked_detail::normalize_kernel<<<chunked_detail::blocks_for(std::size_t{num_chunks()} * 32), 256, 0, stream>>>(ref());
+  chunked_detail::normalize_kernel<<<chunked_detail::blocks_for(std::size_t{num_chunks()} * 32), 256, 0, stream>>>(
+      ref());
   GRAPHKIT_CHECK_LAUNCH();
 }
 
@@ -330,7 +335,8 @@ inline std::uint64_t chunked_set::to_sorted_array(std::uint32_t* d_out, cudaStre
   for (std::size_t c = 0; c < host.size(); ++c) offsets[c] = total, total += host[c];
   if (total == 0) return 0;
   device_buffer<std::uint64_t> d_offsets{std::span<const std::uint64_t>(offsets), stream};
-  chunked_detail::to_array_kernel<<<num_chunks(), chunked_detail::kThreads, 0, stream>>>(ref(), d_offsets.data(), d_out);
+  chunked_detail::to_array_kernel<<<num_chunks(), chunked_detail::kThreads, 0, stream>>>(ref(), d_offsets.data(),
+                                                                                         d_out);
   GRAPHKIT_CHECK_LAUNCH();
   GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
   return total;
@@ -348,7 +354,7 @@ inline void chunked_set::assign(const dense_bitmap& in, cudaStream_t stream) {
   clear(stream);
   if (universe_ == 0) return;
   chunked_detail::from_dense_kernel<<<num_chunks(), chunked_detail::kThreads, 0, stream>>>(ref(), in.words(),
-                                                                                          in.chunk_counts());
+                                                                                           in.chunk_counts());
   GRAPHKIT_CHECK_LAUNCH();
   throw_if_dry("assign", stream);
 }
@@ -361,7 +367,7 @@ inline void set_algebra(const chunked_set& a, const chunked_set& b, set_op op, c
   if (out.universe() == 0) return;
   const bitmap_detail::busy_chunk_grid grid = bitmap_detail::plan_busy_chunks(out.num_chunks());
   chunked_detail::algebra_kernel<<<grid.blocks, chunked_detail::kThreads, 0, stream>>>(a.ref(), b.ref(), op, out.ref(),
-                                                                                      grid.group);
+                                                                                       grid.group);
   GRAPHKIT_CHECK_LAUNCH();
   out.normalize(stream);
   out.throw_if_dry("set_algebra", stream);
@@ -375,7 +381,7 @@ inline std::uint64_t set_algebra_count(const chunked_set& a, const chunked_set& 
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(total, 0, sizeof *total, stream));
   const bitmap_detail::busy_chunk_grid grid = bitmap_detail::plan_busy_chunks(a.num_chunks());
   chunked_detail::algebra_count_kernel<<<grid.blocks, chunked_detail::kThreads, 0, stream>>>(a.ref(), b.ref(), op,
-                                                                                            total, grid.group);
+                                                                                             total, grid.group);
   GRAPHKIT_CHECK_LAUNCH();
   return chunked_detail::read_one(total, stream);
 }

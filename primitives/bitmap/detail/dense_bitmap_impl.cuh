@@ -63,18 +63,21 @@ __global__ void update_elements(dense_bitmap_ref set, const std::uint32_t* eleme
 }
 
 static __global__ void contains_elements(dense_bitmap_ref set, const std::uint32_t* elements, std::size_t n,
-                                  std::uint8_t* found) {
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+                                         std::uint8_t* found) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
     found[i] = set.contains(elements[i]) ? 1 : 0;
 }
 
 static __global__ void fill_words(std::uint32_t* words, std::size_t num_words, std::uint64_t universe) {
-  for (std::size_t w = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; w < num_words; w += std::size_t{gridDim.x} * blockDim.x)
+  for (std::size_t w = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; w < num_words;
+       w += std::size_t{gridDim.x} * blockDim.x)
     words[w] = word_mask(universe, w);
 }
 
 static __global__ void fill_counts(std::uint32_t* counts, std::size_t num_chunks, std::uint64_t universe) {
-  for (std::size_t c = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; c < num_chunks; c += std::size_t{gridDim.x} * blockDim.x)
+  for (std::size_t c = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; c < num_chunks;
+       c += std::size_t{gridDim.x} * blockDim.x)
     counts[c] = chunk_capacity(universe, c);
 }
 
@@ -82,7 +85,8 @@ static __global__ void sum_counts(const std::uint32_t* counts, std::size_t num_c
   using reduce = cub::BlockReduce<unsigned long long, kChunkThreads>;
   __shared__ typename reduce::TempStorage storage;
   unsigned long long sum = 0;
-  for (std::size_t c = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; c < num_chunks; c += std::size_t{gridDim.x} * blockDim.x)
+  for (std::size_t c = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; c < num_chunks;
+       c += std::size_t{gridDim.x} * blockDim.x)
     sum += counts[c];
   sum = reduce(storage).Sum(sum);
   if (threadIdx.x == 0 && sum != 0) atomicAdd(total, sum);
@@ -90,7 +94,7 @@ static __global__ void sum_counts(const std::uint32_t* counts, std::size_t num_c
 
 /// Elements in [first, last): whole chunks by their count, partial ones by popcount.
 static __global__ void count_range_kernel(const std::uint32_t* words, const std::uint32_t* counts, std::uint64_t first,
-                                   std::uint64_t last, unsigned long long* total) {
+                                          std::uint64_t last, unsigned long long* total) {
   using reduce = cub::BlockReduce<unsigned long long, kChunkThreads>;
   __shared__ typename reduce::TempStorage storage;
   const std::uint64_t c = first / kBitmapChunkBits + blockIdx.x;
@@ -116,14 +120,15 @@ static __global__ void count_range_kernel(const std::uint32_t* words, const std:
 }
 
 static __global__ void widen_counts(const std::uint32_t* counts, std::size_t num_chunks, std::uint64_t* wide) {
-  for (std::size_t c = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; c < num_chunks; c += std::size_t{gridDim.x} * blockDim.x)
+  for (std::size_t c = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; c < num_chunks;
+       c += std::size_t{gridDim.x} * blockDim.x)
     wide[c] = counts[c];
 }
 
 /// One block per non-empty chunk writes its elements at the chunk's offset,
 /// each thread a sorted run of its 8 words.
-static __global__ void chunk_to_array(const std::uint32_t* words, const std::uint32_t* counts, const std::uint64_t* offsets,
-                               std::uint32_t* out) {
+static __global__ void chunk_to_array(const std::uint32_t* words, const std::uint32_t* counts,
+                                      const std::uint64_t* offsets, std::uint32_t* out) {
   using scan = cub::BlockScan<std::uint32_t, kChunkThreads>;
   __shared__ typename scan::TempStorage storage;
   const std::uint64_t c = blockIdx.x;
@@ -208,7 +213,8 @@ __global__ void __launch_bounds__(kChunkThreads)
     stash_a[lane] = ca, stash_b[lane] = cb;
     std::uint32_t count = 0;
     switch (plan_chunk(op, ca, cb, capacity)) {
-      case chunk_plan::zero: case chunk_plan::compute: break;
+      case chunk_plan::zero:
+      case chunk_plan::compute: break;
       case chunk_plan::copy_a: count = ca; break;
       case chunk_plan::copy_b: count = cb; break;
       case chunk_plan::ones: count = capacity; break;
@@ -223,19 +229,15 @@ __global__ void __launch_bounds__(kChunkThreads)
     const uint4* b = reinterpret_cast<const uint4*>(b_words) + offset;
     uint4* out = reinterpret_cast<uint4*>(out_words) + offset;
     switch (plan) {
-      case chunk_plan::zero:
-        out[0] = out[1] = make_uint4(0, 0, 0, 0);
-        break;
-      case chunk_plan::copy_a:
-        out[0] = a[0], out[1] = a[1];
-        break;
-      case chunk_plan::copy_b:
-        out[0] = b[0], out[1] = b[1];
-        break;
+      case chunk_plan::zero: out[0] = out[1] = make_uint4(0, 0, 0, 0); break;
+      case chunk_plan::copy_a: out[0] = a[0], out[1] = a[1]; break;
+      case chunk_plan::copy_b: out[0] = b[0], out[1] = b[1]; break;
       case chunk_plan::ones: {
         const std::uint64_t w = c * kBitmapWordsPerChunk + threadIdx.x * kWordsPerThread;
-        out[0] = {word_mask(universe, w), word_mask(universe, w + 1), word_mask(universe, w + 2), word_mask(universe, w + 3)};
-        out[1] = {word_mask(universe, w + 4), word_mask(universe, w + 5), word_mask(universe, w + 6), word_mask(universe, w + 7)};
+        out[0] = {word_mask(universe, w), word_mask(universe, w + 1), word_mask(universe, w + 2),
+                  word_mask(universe, w + 3)};
+        out[1] = {word_mask(universe, w + 4), word_mask(universe, w + 5), word_mask(universe, w + 6),
+                  word_mask(universe, w + 7)};
         break;
       }
       case chunk_plan::compute: {
@@ -319,9 +321,11 @@ inline void dense_bitmap::clear_async(cudaStream_t stream) {
 
 inline void dense_bitmap::fill_async(cudaStream_t stream) {
   if (words_.empty()) return;
-  bitmap_detail::fill_words<<<bitmap_detail::grid_for(num_words()), 256, 0, stream>>>(words_.data(), num_words(), universe_);
+  bitmap_detail::fill_words<<<bitmap_detail::grid_for(num_words()), 256, 0, stream>>>(words_.data(), num_words(),
+                                                                                      universe_);
   GRAPHKIT_CHECK_LAUNCH();
-  bitmap_detail::fill_counts<<<bitmap_detail::grid_for(num_chunks()), 256, 0, stream>>>(counts_.data(), num_chunks(), universe_);
+  bitmap_detail::fill_counts<<<bitmap_detail::grid_for(num_chunks()), 256, 0, stream>>>(counts_.data(), num_chunks(),
+                                                                                        universe_);
   GRAPHKIT_CHECK_LAUNCH();
 }
 
@@ -363,7 +367,8 @@ inline void dense_bitmap::erase(const std::uint32_t* d_elements, std::size_t n, 
 inline void dense_bitmap::contains_async(const std::uint32_t* d_elements, std::size_t n, std::uint8_t* d_found,
                                          cudaStream_t stream) const {
   if (n == 0) return;
-  const dense_bitmap_ref r{const_cast<std::uint32_t*>(words_.data()), const_cast<std::uint32_t*>(counts_.data()), universe_};
+  const dense_bitmap_ref r{const_cast<std::uint32_t*>(words_.data()), const_cast<std::uint32_t*>(counts_.data()),
+                           universe_};
   bitmap_detail::contains_elements<<<bitmap_detail::grid_for(n), 256, 0, stream>>>(r, d_elements, n, d_found);
   GRAPHKIT_CHECK_LAUNCH();
 }
@@ -407,12 +412,14 @@ inline std::uint64_t dense_bitmap::to_sorted_array(std::uint32_t* d_out, cudaStr
   if (total == 0) return 0;
   device_buffer<std::uint64_t> offsets(num_chunks());
   bitmap_detail::widen_counts<<<bitmap_detail::grid_for(num_chunks()), 256, 0, stream>>>(counts_.data(), num_chunks(),
-                                                                                           offsets.data());
+                                                                                         offsets.data());
   GRAPHKIT_CHECK_LAUNCH();
   std::size_t temp_bytes = 0;
-  GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, offsets.data(), offsets.data(), num_chunks(), stream));
+  GRAPHKIT_CUDA_TRY(
+      cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, offsets.data(), offsets.data(), num_chunks(), stream));
   device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
-  GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, offsets.data(), offsets.data(), num_chunks(), stream));
+  GRAPHKIT_CUDA_TRY(
+      cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, offsets.data(), offsets.data(), num_chunks(), stream));
   bitmap_detail::chunk_to_array<<<static_cast<unsigned>(num_chunks()), bitmap_detail::kChunkThreads, 0, stream>>>(
       words_.data(), counts_.data(), offsets.data(), d_out);
   GRAPHKIT_CHECK_LAUNCH();

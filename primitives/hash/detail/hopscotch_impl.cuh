@@ -143,13 +143,14 @@ hopscotch_map<Tile, Hash>::hopscotch_map(std::size_t capacity, graphkit::empty_k
       size_count_(1) {
   if (capacity + hop_detail::stash_slots(capacity) >= (std::size_t{1} << 32))
     throw error("hopscotch_map: " + std::to_string(capacity) + " slots and their stash exceed 2^32 - 1");
-  if (empty_key_ == 0) throw error("hopscotch_map: the empty key must not be 0 (the key below it marks reserved slots)");
+  if (empty_key_ == 0)
+    throw error("hopscotch_map: the empty key must not be 0 (the key below it marks reserved slots)");
   clear(stream);
 }
 
 template <int Tile, class Hash>
-void hopscotch_map<Tile, Hash>::insert_async(const std::uint32_t* d_keys, const std::uint32_t* d_values,
-                                             std::size_t n, hash_counts& counts, cudaStream_t stream) {
+void hopscotch_map<Tile, Hash>::insert_async(const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n,
+                                             hash_counts& counts, cudaStream_t stream) {
   counts.reset(stream);
   if (n == 0) return;
   hop_detail::insert_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(
@@ -177,8 +178,8 @@ template <int Tile, class Hash>
 void hopscotch_map<Tile, Hash>::find_async(const std::uint32_t* d_keys, std::size_t n, std::uint32_t* d_values_out,
                                            cudaStream_t stream) const {
   if (n == 0) return;
-  hop_detail::find_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
-                                                                                                   d_values_out);
+  hop_detail::find_kernel<Tile>
+      <<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_values_out);
   GRAPHKIT_CHECK_LAUNCH();
 }
 
@@ -186,8 +187,8 @@ template <int Tile, class Hash>
 void hopscotch_map<Tile, Hash>::contains_async(const std::uint32_t* d_keys, std::size_t n, std::uint8_t* d_found,
                                                cudaStream_t stream) const {
   if (n == 0) return;
-  hop_detail::contains_kernel<Tile><<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
-                                                                                                       d_found);
+  hop_detail::contains_kernel<Tile>
+      <<<hop_detail::grid_for(n, Tile), hop_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_found);
   GRAPHKIT_CHECK_LAUNCH();
 }
 

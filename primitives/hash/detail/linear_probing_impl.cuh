@@ -18,12 +18,13 @@ inline constexpr int kScratch = kHistogram + kHistogramBins;
 inline constexpr unsigned kBlock = 256;
 
 /// Grid-stride loop whose every thread runs to the end (block_add follows it).
-#define GRAPHKIT_LP_LOOP(i, n) \
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < (n); i += std::size_t{gridDim.x} * blockDim.x)
+#define GRAPHKIT_LP_LOOP(i, n)                                                      \
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < (n); \
+       i += std::size_t{gridDim.x} * blockDim.x)
 
 template <class Ref, class Key, class Value>
-__global__ void __launch_bounds__(kBlock) insert_kernel(Ref table, const Key* keys, const Value* values, std::size_t n,
-                                                        unsigned long long* counts) {
+__global__ void __launch_bounds__(kBlock)
+    insert_kernel(Ref table, const Key* keys, const Value* values, std::size_t n, unsigned long long* counts) {
   unsigned long long inserted = 0, failed = 0, sentinel = 0;
   GRAPHKIT_LP_LOOP(i, n) {
     const Key k = keys[i];
@@ -47,12 +48,14 @@ __global__ void __launch_bounds__(kBlock) find_kernel(Ref table, const Key* keys
 }
 
 template <class Ref, class Key>
-__global__ void __launch_bounds__(kBlock) contains_kernel(Ref table, const Key* keys, std::size_t n, std::uint8_t* out) {
+__global__ void __launch_bounds__(kBlock)
+    contains_kernel(Ref table, const Key* keys, std::size_t n, std::uint8_t* out) {
   GRAPHKIT_LP_LOOP(i, n) out[i] = table.contains(keys[i]) ? 1 : 0;
 }
 
 template <class Ref, class Key>
-__global__ void __launch_bounds__(kBlock) erase_kernel(Ref table, const Key* keys, std::size_t n, unsigned long long* counts) {
+__global__ void __launch_bounds__(kBlock)
+    erase_kernel(Ref table, const Key* keys, std::size_t n, unsigned long long* counts) {
   unsigned long long erased = 0;
   GRAPHKIT_LP_LOOP(i, n) {
     const Key k = keys[i];
@@ -62,8 +65,8 @@ __global__ void __launch_bounds__(kBlock) erase_kernel(Ref table, const Key* key
 }
 
 template <class Ref, class Key, class Value>
-__global__ void __launch_bounds__(kBlock) apply_kernel(Ref table, const hash_op<Key, Value>* ops, std::size_t n,
-                                                       Value* results, unsigned long long* counts) {
+__global__ void __launch_bounds__(kBlock)
+    apply_kernel(Ref table, const hash_op<Key, Value>* ops, std::size_t n, Value* results, unsigned long long* counts) {
   unsigned long long inserted = 0, failed = 0, sentinel = 0, erased = 0;
   GRAPHKIT_LP_LOOP(i, n) {
     const hash_op<Key, Value> op = ops[i];
@@ -107,7 +110,8 @@ __global__ void __launch_bounds__(kBlock) count_live_kernel(Ref table, unsigned 
 template <class Ref, class Key, class Value>
 __global__ void retrieve_kernel(Ref table, Key* keys_out, Value* values_out, unsigned long long* count) {
   const std::size_t end = (table.capacity + 31) / 32 * 32;  // whole warps vote
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < end; i += std::size_t{gridDim.x} * blockDim.x) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < end;
+       i += std::size_t{gridDim.x} * blockDim.x) {
     const bool mine = i < table.capacity && live(table, i);
     const unsigned votes = __ballot_sync(0xffffffffu, mine);
     unsigned long long base = 0;
@@ -152,7 +156,8 @@ inline unsigned grid_for(std::size_t n) { return graphkit::grid_stride_blocks(n,
 
 template <class Key, class Value, class Hash>
 linear_probing_map<Key, Value, Hash>::linear_probing_map(std::size_t capacity, graphkit::empty_key<Key> key_sentinel,
-                                                         graphkit::empty_value<Value> value_sentinel, cudaStream_t stream)
+                                                         graphkit::empty_value<Value> value_sentinel,
+                                                         cudaStream_t stream)
     : empty_key_(key_sentinel.value),
       empty_value_(value_sentinel.value),
       slots_(ref_type::capacity_for(capacity)),
@@ -166,7 +171,7 @@ void linear_probing_map<Key, Value, Hash>::insert_async(const Key* d_keys, const
   counts.reset(stream);
   if (n == 0) return;
   lp_detail::insert_kernel<<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, d_values, n,
-                                                                                      counts.data());
+                                                                                     counts.data());
   GRAPHKIT_CHECK_LAUNCH();
 }
 
@@ -208,7 +213,7 @@ void linear_probing_map<Key, Value, Hash>::erase_async(const Key* d_keys, std::s
   counts.reset(stream);
   if (n == 0) return;
   lp_detail::erase_kernel<<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref<hash_ops::erase>(), d_keys, n,
-                                                                                     counts.data());
+                                                                                    counts.data());
   GRAPHKIT_CHECK_LAUNCH();
 }
 
@@ -224,7 +229,7 @@ void linear_probing_map<Key, Value, Hash>::apply_async(const op_type* d_ops, std
   counts.reset(stream);
   if (n == 0) return;
   lp_detail::apply_kernel<<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref(), d_ops, n, d_results,
-                                                                                     counts.data());
+                                                                                    counts.data());
   GRAPHKIT_CHECK_LAUNCH();
 }
 
@@ -281,7 +286,8 @@ void linear_probing_map<Key, Value, Hash>::rehash(std::size_t new_capacity, cuda
 template <class Key, class Value, class Hash>
 probe_statistics linear_probing_map<Key, Value, Hash>::probe_stats(cudaStream_t stream) const {
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(scratch_.data(), 0, lp_detail::kScratch * sizeof(unsigned long long), stream));
-  lp_detail::probe_stats_kernel<<<lp_detail::grid_for(capacity()), lp_detail::kBlock, 0, stream>>>(ref(), scratch_.data());
+  lp_detail::probe_stats_kernel<<<lp_detail::grid_for(capacity()), lp_detail::kBlock, 0, stream>>>(ref(),
+                                                                                                   scratch_.data());
   GRAPHKIT_CHECK_LAUNCH();
   std::vector<unsigned long long> c(lp_detail::kScratch);
   GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(c.data(), scratch_.data(), c.size() * sizeof(unsigned long long),

@@ -64,8 +64,8 @@ inline int id_bits(std::uint32_t m) { return m <= 1 ? 0 : 32 - __builtin_clz(m -
 inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std::size_t n) {
   if (m == 0) throw error("multisplit: the number of buckets must be at least 1");
   if (method == multisplit_method::automatic)
-    return m <= tuning::kWarpMethodMaxBuckets ? multisplit_method::warp
-           : m > kMultisplitBlockMaxBuckets   ? multisplit_method::radix_sort
+    return m <= tuning::kWarpMethodMaxBuckets                          ? multisplit_method::warp
+           : m > kMultisplitBlockMaxBuckets                            ? multisplit_method::radix_sort
            : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems ? multisplit_method::onesweep
                                                                        : multisplit_method::block;
   if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)
@@ -139,8 +139,8 @@ void onesweep_split(const Key* keys_in, const Value* values_in, Key* keys_out, V
     GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, histogram, kWarps * 32, 0));
     return static_cast<unsigned>(std::max(blocks, 1));
   }();
-  const std::size_t histogram_tiles = (n + std::size_t{kWarps} * 32 * kHistogramItems - 1) /
-                                      (std::size_t{kWarps} * 32 * kHistogramItems);
+  const std::size_t histogram_tiles =
+      (n + std::size_t{kWarps} * 32 * kHistogramItems - 1) / (std::size_t{kWarps} * 32 * kHistogramItems);
   const unsigned histogram_grid =
       grid_stride_blocks(std::max(histogram_tiles, lookback_words / (kWarps * 32)), 1, per_sm);
   histogram<<<histogram_grid, kWarps * 32, 0, stream>>>(keys_in, n, m, bucket_of,
@@ -154,8 +154,8 @@ void onesweep_split(const Key* keys_in, const Value* values_in, Key* keys_out, V
 }
 
 template <class Key, class Value, class BucketOf>
-void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
-         std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws, cudaStream_t stream,
+void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n, std::uint32_t m,
+         BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws, cudaStream_t stream,
          multisplit_method method, bool offsets_only) {
   if (n >= std::numeric_limits<std::uint32_t>::max())
     throw error("multisplit: " + std::to_string(n) + " items; at most 2^32 - 2 are supported (32-bit offsets)");
@@ -169,8 +169,7 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   if (automatic && !offsets_only && method == multisplit_method::onesweep && n <= kBlockTile)
     method = multisplit_method::block;
   if (method == multisplit_method::onesweep)
-    return onesweep_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
-                          offsets_only);
+    return onesweep_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
   if (method == multisplit_method::radix_sort) {
     GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
     return radix_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
@@ -182,9 +181,9 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   const std::size_t unit_items = warp_method ? 32 * tuning::kWarpItems : kWarps * 32 * kBlockItems;
   const std::size_t units = (n + unit_items - 1) / unit_items;
   if (!warp_method && units == 1 && !offsets_only) {  // one tile: one launch, see block_postscan
-    block_postscan<kWarps, kBlockItems><<<1, kWarps * 32, 0, stream>>>(
-        keys_in, values_in, keys_out, values_out, n, m, bucket_of, nullptr, 1,
-        single_tile_outputs{offsets, ws.out_of_range_.data()});
+    block_postscan<kWarps, kBlockItems>
+        <<<1, kWarps * 32, 0, stream>>>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, nullptr, 1,
+                                        single_tile_outputs{offsets, ws.out_of_range_.data()});
     GRAPHKIT_CHECK_LAUNCH();
     return;
   }
@@ -197,8 +196,8 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
 
   if (grid > 0) {
     if (warp_method)
-      warp_prescan<kWarps, tuning::kWarpItems><<<grid, kWarps * 32, 0, stream>>>(
-          keys_in, n, m, bits, bucket_of, histogram, units, ws.out_of_range_.data());
+      warp_prescan<kWarps, tuning::kWarpItems>
+          <<<grid, kWarps * 32, 0, stream>>>(keys_in, n, m, bits, bucket_of, histogram, units, ws.out_of_range_.data());
     else
       block_prescan<kWarps, kBlockItems><<<grid, kWarps * 32, 0, stream>>>(
           keys_in, n, m, bucket_of, histogram, units, reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0,
@@ -216,8 +215,8 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
     warp_postscan<kWarps, tuning::kWarpItems><<<grid, kWarps * 32, 0, stream>>>(
         keys_in, values_in, keys_out, values_out, n, m, bits, bucket_of, histogram, units);
   else
-    block_postscan<kWarps, kBlockItems><<<grid, kWarps * 32, 0, stream>>>(keys_in, values_in, keys_out, values_out,
-                                                                         n, m, bucket_of, histogram, units);
+    block_postscan<kWarps, kBlockItems>
+        <<<grid, kWarps * 32, 0, stream>>>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, units);
   GRAPHKIT_CHECK_LAUNCH();
 }
 

@@ -39,8 +39,8 @@ __device__ __forceinline__ std::uint32_t bucket_of_item(const BucketOf& bucket_o
 // ids make their item invalid and are counted in `bad`.
 template <int Items, class Key, class BucketOf>
 __device__ __forceinline__ void load_items(const Key* keys, std::size_t n, std::size_t first, std::uint32_t m,
-                                           const BucketOf& bucket_of, Key (&key)[Items],
-                                           std::uint32_t (&bucket)[Items], bool (&valid)[Items], std::uint32_t& bad) {
+                                           const BucketOf& bucket_of, Key (&key)[Items], std::uint32_t (&bucket)[Items],
+                                           bool (&valid)[Items], std::uint32_t& bad) {
 #pragma unroll
   for (int r = 0; r < Items; ++r) {
     valid[r] = first + r * 32 < n;
@@ -164,8 +164,8 @@ __global__ void __launch_bounds__(Warps * 32)
 /// block method and of the one-sweep method both count with it.
 template <int Warps, int Items, class Key, class BucketOf>
 __device__ __forceinline__ void count_tile(const Key* keys, std::size_t n, std::size_t tile_first, std::uint32_t m,
-                                           int bits, const BucketOf& bucket_of, bool vectorized,
-                                           ballot_ranker& ranker, std::uint32_t* warp_counts, std::uint32_t& bad) {
+                                           int bits, const BucketOf& bucket_of, bool vectorized, ballot_ranker& ranker,
+                                           std::uint32_t* warp_counts, std::uint32_t& bad) {
   const unsigned warp = threadIdx.x / 32;
   const std::size_t first = tile_first + warp * 32 * Items + lane_id();
   Key key[Items];
@@ -249,7 +249,7 @@ struct split_tile_storage {
   static constexpr int kTile = Warps * 32 * Items;
   typename block_multisplit_tile<Warps, Items>::storage rank;
   std::uint32_t base[kMultisplitTileMaxBuckets];  ///< output index of a bucket's tile place 0
-  Key keys[kTile];                                 ///< the tile in bucket order
+  Key keys[kTile];                                ///< the tile in bucket order
   value_tile<Value, kTile> values;
   std::uint8_t buckets[kTile];
 };
@@ -261,9 +261,8 @@ struct split_tile_storage {
 /// tile's i-th item in bucket order, whose bucket is b. All threads of the
 /// block must call it, after rank() filled s.rank.
 template <int Warps, int Items, class Key, class Value, class Place>
-__device__ __forceinline__ void stage_and_scatter(split_tile_storage<Warps, Items, Key, Value>& s,
-                                                  std::uint32_t m, const Key (&key)[Items],
-                                                  const value_tile<Value, Items>& value,
+__device__ __forceinline__ void stage_and_scatter(split_tile_storage<Warps, Items, Key, Value>& s, std::uint32_t m,
+                                                  const Key (&key)[Items], const value_tile<Value, Items>& value,
                                                   const std::uint32_t (&bucket)[Items], const bool (&valid)[Items],
                                                   const std::uint32_t (&position)[Items], Key* keys_out,
                                                   Value* values_out, Place place) {
@@ -329,7 +328,7 @@ __global__ void __launch_bounds__(Warps * 32)
 
 /// offsets[b] = base of bucket b in unit 0; offsets[m] = the total.
 static __global__ void gather_offsets(const std::uint32_t* scanned, std::size_t units, std::uint32_t m,
-                               std::uint32_t* offsets) {
+                                      std::uint32_t* offsets) {
   const std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b <= m) offsets[b] = scanned[b * units];
 }
@@ -354,7 +353,7 @@ __global__ void classify(const Key* keys, std::size_t n, std::uint32_t m, Bucket
 
 /// Offsets from sorted ids: item i starts every bucket in (ids[i-1], ids[i]].
 static __global__ void offsets_from_sorted(const std::uint32_t* sorted_ids, std::size_t n, std::uint32_t m,
-                                    std::uint32_t* offsets) {
+                                           std::uint32_t* offsets) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const std::uint32_t current = min(sorted_ids[i], m);

@@ -39,8 +39,8 @@ inline constexpr std::size_t kOnesweepMaxItems = std::size_t{kCountMask};
 /// Small counters the two passes share, zeroed by one memset per call.
 struct onesweep_counters {
   std::uint32_t totals[kMultisplitTileMaxBuckets];  ///< items per bucket
-  std::uint32_t blocks_done;                         ///< histogram blocks finished
-  std::uint32_t next_tile;                           ///< tiles taken by the one-sweep pass
+  std::uint32_t blocks_done;                        ///< histogram blocks finished
+  std::uint32_t next_tile;                          ///< tiles taken by the one-sweep pass
 };
 
 /// Histogram pass: every block counts tiles tile_stride apart into per-warp
@@ -99,8 +99,8 @@ __global__ void __launch_bounds__(Warps * 32)
 template <int Warps, int Items, class Key, class Value, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32)
     onesweep_scatter(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
-                     std::uint32_t m, BucketOf bucket_of, const std::uint32_t* offsets,
-                     onesweep_counters* counters, std::uint32_t* lookback) {
+                     std::uint32_t m, BucketOf bucket_of, const std::uint32_t* offsets, onesweep_counters* counters,
+                     std::uint32_t* lookback) {
   __shared__ split_tile_storage<Warps, Items, Key, Value> s;
   __shared__ std::uint32_t tile_index;
 

@@ -176,6 +176,8 @@ clean_list run_thrust(const raw_list& r, phase_times& t, bool staged) {
   return out;
 }
 
+/// The run whose GPU time is the median (the upper middle of an even count):
+/// a whole run, so that its phases add up, where graphkit::median would mix runs.
 template <class Run>
 phase_times median_of(int trials, const raw_list& r, Run&& run, clean_list& result) {
   phase_times warm;

@@ -88,8 +88,7 @@ measured measure(sssp::gpu_solver& solver, const csr_graph& g, const std::vector
       solver.run(s, delta, stats);
       t.push_back(stats.seconds * 1e3);
     }
-    std::sort(t.begin(), t.end());
-    const double median_ms = t[t.size() / 2];
+    const double median_ms = median(std::move(t));
     const std::uint64_t traversed = sssp::edges_traversed(g, r);
     ms.push_back(median_ms);
     gteps.push_back(traversed / (median_ms * 1e-3) / 1e9);
@@ -107,12 +106,8 @@ measured measure(sssp::gpu_solver& solver, const csr_graph& g, const std::vector
     });
     m.ok = m.ok && std::all_of(passed.begin(), passed.end(), [](char p) { return p != 0; });
   }
-  auto med = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
-  m.ms = med(ms), m.gteps = med(gteps), m.rounds = med(rounds), m.us_per_round = med(per_round);
-  m.relax_per_edge = med(work);
+  m.ms = median(ms), m.gteps = median(gteps), m.rounds = median(rounds), m.us_per_round = median(per_round);
+  m.relax_per_edge = median(work);
   return m;
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "graph/host_transfer.hpp"
+#include "primitives/common/median.hpp"
 #include "primitives/common/pinned_buffer.hpp"
 
 namespace {
@@ -29,8 +30,7 @@ double median_ms(int trials, const std::function<void()>& run) {
     run();
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return median(std::move(ms));
 }
 
 }  // namespace

@@ -45,6 +45,8 @@ struct timing {
   tricount::gpu_stats stats;
 };
 
+/// The run whose total is the median (the upper middle of an even count): a
+/// whole run, so that its phases add up, where graphkit::median would mix runs.
 timing measure(tricount::gpu_counter& counter, tricount::method m, int trials) {
   tricount::gpu_stats stats;
   counter.run(m, false, stats);  // warm-up

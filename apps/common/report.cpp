@@ -48,13 +48,6 @@ double report::phase_seconds(const std::string& name) const {
   return 0.0;
 }
 
-double median(std::vector<double> samples) {
-  if (samples.empty()) return 0.0;
-  std::sort(samples.begin(), samples.end());
-  const std::size_t mid = samples.size() / 2;
-  return samples.size() % 2 ? samples[mid] : 0.5 * (samples[mid - 1] + samples[mid]);
-}
-
 void report::print(std::ostream& out) const {
   for (const auto& w : warnings_) out << "warning: " << w << "\n";
   std::size_t width = 8;

@@ -2,6 +2,8 @@
 // validation outcome, as a human table on stdout and the same as JSON.
 #pragma once
 
+#include "primitives/common/median.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <iosfwd>
@@ -76,8 +78,7 @@ class phase_timer {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-/// Median of a non-empty sample (the mean of the middle two for even sizes).
-double median(std::vector<double> samples);
+using ::graphkit::median;  // primitives/common/median.hpp
 
 /// Runs `body` `trials` times inside an NVTX "run" range; returns each time in seconds.
 template <class Body>

@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include "primitives/common/cuda_event.hpp"
+#include "primitives/common/median.hpp"
 
 namespace graphkit::bench {
 
@@ -33,8 +34,7 @@ class gpu_timer {
       const double t = once_ms(body);
       if (r >= 0) ms.push_back(t);
     }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
+    return median(std::move(ms));
   }
   template <class Body>
   double median_ms(int reps, Body&& body) {

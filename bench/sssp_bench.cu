@@ -1,7 +1,7 @@
 // GPU delta-stepping SSSP on the issue's graphs (R-MAT 21/22/24, uniform
 // 21/22 with weights 1..255, undirected; the road-like road:22 with its length
 // weights and a 2^22-vertex grid with weights 1..255, undirected; rome99),
-// 8 random sources each: median time per source (CUDA events, after a
+// 8 random sources each (the sssp app's own pick for the same --seed): median time per source (CUDA events, after a
 // warm-up), GTEPS, rounds and time per round (the two levers of a long-path
 // graph: fewer rounds, cheaper rounds), work, the peers' figures from
 // PERFORMANCE.md, and the gather ceiling measured in this run (a relaxation
@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 
+#include "apps/sssp/inputs.hpp"
 #include "apps/sssp/sssp.hpp"
 #include "bench/common/gap_sssp.hpp"
 #include "bench/common/gather_ceiling.cuh"
@@ -47,15 +48,6 @@ csr_graph build(const std::string& spec, std::uint64_t seed, const std::string& 
   (void)clean(coo, rules);
   if (!gap_file.empty()) write_graph(coo, gap_file, file_format::dimacs);
   return to_csr(std::move(coo));
-}
-
-std::vector<vertex_t> random_sources(const csr_graph& g, std::size_t count, std::uint64_t seed) {
-  std::vector<vertex_t> sources;
-  for (std::uint64_t k = 0; sources.size() < count && k < 1000 * count; ++k) {
-    const auto v = static_cast<vertex_t>(detail::mix64(seed + k) % g.num_vertices);
-    if (g.degree(v) > 0) sources.push_back(v);
-  }
-  return sources;
 }
 
 vertex_t highest_degree(const csr_graph& g) {
@@ -184,7 +176,7 @@ int main(int argc, char** argv) {
       const csr_graph g = build(spec, seed, gap_file);
       sssp::gpu_solver solver(g);
       std::vector<std::pair<std::string, std::vector<vertex_t>>> source_sets{
-          {name, random_sources(g, sources_per_graph, seed)}};
+          {name, sssp::pick_sources(g, sources_per_graph, seed)}};
       if (spec == "rmat:21") source_sets.push_back({"rmat:21 hub", {highest_degree(g)}});
       for (const auto& [label, sources] : source_sets) {
         const measured m =
@@ -221,7 +213,7 @@ int main(int argc, char** argv) {
       }
       if (!sweep) continue;
       // The sweep uses four sources (the median of `trials` runs each): it ranks deltas.
-      const std::vector<vertex_t> few = random_sources(g, 4, seed + 7);
+      const std::vector<vertex_t> few = sssp::pick_sources(g, 4, seed + 7);
       const std::uint64_t h = sssp::heuristic_delta(g);
       const double default_ms = measure(solver, g, few, {}, trials, check::none).ms;
       double best_ms = 1e30;

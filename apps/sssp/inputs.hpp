@@ -1,5 +1,6 @@
 // What sssp asks of its input beyond loading it: non-negative weights and
-// sources. Shared by the command line (main.cpp) and the Python module.
+// sources. Shared by the command line (main.cpp), sssp_bench and the Python
+// module, so that one seed picks the same sources in each.
 #pragma once
 
 #include <cstddef>

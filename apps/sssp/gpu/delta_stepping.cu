@@ -27,6 +27,7 @@
 #include "primitives/common/error.hpp"
 #include "primitives/common/launch.hpp"
 #include "primitives/common/nvtx.hpp"
+#include "primitives/common/pinned_buffer.hpp"
 
 namespace graphkit::sssp {
 
@@ -114,7 +115,6 @@ struct gpu_solver::state {
         counters(3),
         profile(profile_of(graph.num_vertices, offsets, weights.sum)),
         heuristic(heuristic_delta(profile)) {
-    GRAPHKIT_CUDA_TRY(cudaMallocHost(&host_ctl, sizeof(control)));
     int device = 0, cooperative = 0, sms = 0, per_sm = 0;
     GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
     GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
@@ -170,7 +170,6 @@ struct gpu_solver::state {
                       ? auto_relax_depth(profile)
                       : static_cast<std::uint32_t>(std::clamp(tuning.relax_depth, 0, kMaxRelaxDepth));
   }
-  ~state() { cudaFreeHost(host_ctl); }
 
   device_csr graph;
   std::size_t n;
@@ -183,7 +182,8 @@ struct gpu_solver::state {
   device_buffer<std::uint32_t> masks;  ///< two frontier masks, then resplit's
   device_buffer<control> ctl;
   device_buffer<detail::phase_counters> counters;
-  control* host_ctl = nullptr;  // pinned
+  pinned_buffer<control> host_ctl_buffer{1};  ///< the control block's host side (asynchronous copies)
+  control* host_ctl = host_ctl_buffer.data();
   device_buffer<detail::small_graph_stats> small_stats{1};
   bool fits_small = false;  ///< the graph fits one block's shared memory
   bool use_small = false;   ///< ... and the tuning allows that kernel

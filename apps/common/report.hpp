@@ -2,8 +2,6 @@
 // validation outcome, as a human table on stdout and the same as JSON.
 #pragma once
 
-#include "primitives/common/median.hpp"
-
 #include <chrono>
 #include <cstdint>
 #include <iosfwd>
@@ -11,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "primitives/common/median.hpp"
 #include "primitives/common/nvtx.hpp"
 
 namespace graphkit::apps {

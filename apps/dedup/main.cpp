@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "apps/common/options.hpp"
+#include "apps/common/trials.hpp"
 #include "apps/dedup/dedup.hpp"
 #include "primitives/common/error.hpp"
 
@@ -19,29 +20,21 @@ int run(apps::common_options& o, const params& p, relabel_order order, const std
   if (o.random_weights) assign_random_weights(input, o.seed);
   coo_graph cleaned;
   clean_stats stats;
-  std::vector<double> times;
-  for (int t = 0; t < o.trials; ++t) {
-    cleaned = input;  // each trial cleans a fresh copy, outside the timing
-    times.push_back(apps::time_trials(1, [&] { stats = on_gpu ? run_gpu(cleaned, p) : run_cpu(cleaned, p); })[0]);
+  // Each run cleans a fresh copy of the input, made outside the timing.
+  apps::run_trials(
+      r, o, {{"run"}, on_gpu},
+      [&] {
+        return std::vector<double>{
+            apps::host_seconds([&] { stats = on_gpu ? run_gpu(cleaned, p) : run_cpu(cleaned, p); })};
+      },
+      [&] { cleaned = input; });
+  std::optional<file_format> f;
+  if (!out_format.empty()) {
+    f = parse_format_name(out_format);
+    if (!f) throw input_error("--out-format '" + out_format + "' is not one of " + std::string(format_choices()));
   }
-  r.add_phase("run", apps::median(times));
-  {
-    apps::phase_timer timer(r, "write");
-    std::optional<file_format> f;
-    if (!out_format.empty()) {
-      f = parse_format_name(out_format);
-      if (!f) throw input_error("--out-format '" + out_format + "' is not one of " + std::string(format_choices()));
-    }
-    write_graph(cleaned, out_path, f);
-  }
-  if (o.validate) {
-    apps::verification v;
-    {
-      apps::phase_timer timer(r, "validate");
-      v = verify(run_reference(input, p), cleaned);
-    }
-    r.set_validation(std::move(v));
-  }
+  apps::output_phase(r, out_path, [&] { write_graph(cleaned, out_path, f); });
+  apps::validate_phase(r, o, [&] { return verify(run_reference(input, p), cleaned); });
   r.set("device", on_gpu ? std::string("gpu (hash-table pipeline)") : std::string("cpu (sort-based clean)"));
   r.set("duplicates removed", std::uint64_t{stats.duplicates_removed});
   r.set("self-loops removed", std::uint64_t{stats.self_loops_removed});

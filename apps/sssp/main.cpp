@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "apps/common/options.hpp"
+#include "apps/common/trials.hpp"
 #include "apps/sssp/inputs.hpp"
 #include "apps/sssp/sssp.hpp"
 #include "primitives/common/error.hpp"
@@ -103,10 +104,7 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
   }
   r.add_phase("run", apps::median(times));
   if (o.validate) r.add_phase("validate", validate_seconds);
-  if (!o.output.empty()) {
-    apps::phase_timer timer(r, "output");
-    write_distances(g, first, o.output);
-  }
+  apps::output_phase(r, o.output, [&] { write_distances(g, first, o.output); });
   r.set("device",
         on_gpu ? std::string("gpu (delta-stepping)") : std::string("cpu (Boost.Graph dijkstra_shortest_paths)"));
   r.set("sources", std::uint64_t{sources.size()});

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "apps/common/options.hpp"
+#include "apps/common/trials.hpp"
 #include "apps/tricount/tricount.hpp"
 #include "primitives/common/error.hpp"
 
@@ -35,47 +36,32 @@ int run(apps::common_options& o, bool per_vertex, const std::string& method_text
   const csr_graph& g = built.host;
 
   result res;
-  std::vector<double> times;
   std::unique_ptr<gpu_counter> counter;
   gpu_stats stats;
-  std::vector<double> preprocess, count;
+  std::vector<double> times;
   if (on_gpu) {
     {
       apps::phase_timer timer(r, "upload");
       counter = std::make_unique<gpu_counter>(std::move(built.device));  // already on the device
     }
-    counter->run(chosen, per_vertex, stats);  // warm-up: module load, scratch pools
-    for (int t = 0; t < o.trials; ++t) {
-      nvtx_range range("run");
+    times = apps::run_trials(r, o, {{"preprocess", "count"}, true}, [&] {
       res = counter->run(chosen, per_vertex, stats);
-      preprocess.push_back(stats.preprocess_seconds);
-      count.push_back(stats.count_seconds());
-      times.push_back(stats.preprocess_seconds + stats.count_seconds());
-    }
-    r.add_phase("preprocess", apps::median(preprocess));
-    r.add_phase("count", apps::median(count));
+      return std::vector<double>{stats.preprocess_seconds, stats.count_seconds()};
+    });
   } else {
-    times = apps::time_trials(o.trials, [&] { res = run_reference(g, per_vertex); });
-    r.add_phase("run", apps::median(times));
+    // No warm-up: the CPU path is the oracle, and on a big graph one run is long.
+    times = apps::run_trials(r, o, {{"run"}, false}, [&] {
+      return std::vector<double>{apps::host_seconds([&] { res = run_reference(g, per_vertex); })};
+    });
   }
-  if (o.verbose)
-    for (std::size_t t = 0; t < times.size(); ++t) std::cout << "trial " << t << ": " << times[t] * 1e3 << " ms\n";
-  if (!o.output.empty()) {
-    apps::phase_timer timer(r, "output");
-    write_per_vertex(g, res, o.output);
-  }
-  if (o.validate) {
-    apps::verification v;
-    {
-      apps::phase_timer timer(r, "validate");
-      // The GPU answers to Boost where Boost can finish, else to the merge
-      // count; the CPU path (Boost itself) answers to the merge count.
-      const bool use_boost = on_gpu && boost_can_check(g);
-      v = verify(g, use_boost ? run_reference(g, per_vertex) : count_by_merge(g, per_vertex), res);
-      r.set("validated against", std::string(use_boost ? "Boost.Graph" : "multithreaded merge count"));
-    }
-    r.set_validation(std::move(v));
-  }
+  apps::output_phase(r, o.output, [&] { write_per_vertex(g, res, o.output); });
+  apps::validate_phase(r, o, [&] {
+    // The GPU answers to Boost where Boost can finish, else to the merge
+    // count; the CPU path (Boost itself) answers to the merge count.
+    const bool use_boost = on_gpu && boost_can_check(g);
+    r.set("validated against", std::string(use_boost ? "Boost.Graph" : "multithreaded merge count"));
+    return verify(g, use_boost ? run_reference(g, per_vertex) : count_by_merge(g, per_vertex), res);
+  });
   if (on_gpu) {
     r.set("device", std::string("gpu (oriented, ") + method_name(chosen) + ")");
     r.set("method (light / heavy vertices)",

@@ -290,7 +290,7 @@ py::dict run_dedup(const graph_input& in, const dedup::params& p, relabel_order 
     }
     check_interrupt();
     if (!output.empty()) {
-      apps::phase_timer timer(r, "write");
+      apps::phase_timer timer(r, "output");
       write_graph(cleaned, output, f);
     }
     if (o.validate) {

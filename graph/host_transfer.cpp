@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "graph/detail/parallel.hpp"
 #include "primitives/common/error.hpp"
+#include "primitives/common/nvtx.hpp"
 #include "primitives/common/pinned_buffer.hpp"
 
 namespace graphkit {
@@ -35,6 +37,8 @@ class staging_pool {
     std::unique_lock<std::mutex> hold(mutex_);
     if (chunk_bytes != chunk_bytes_) release();
     chunk_bytes_ = chunk_bytes;
+    std::optional<nvtx_range> growing;  // pinning is slow (see transfer_options): worth a range
+    if (lanes_.size() < threads) growing.emplace("graphkit::pinned staging pool");
     while (lanes_.size() < threads) {
       lane& added = lanes_.emplace_back();  // listed first, so that release() frees a half-built lane
       for (int i = 0; i < 2; ++i) {

@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 
 #include "apps/common/gpu_code.hpp"
+#include "primitives/common/nvtx.hpp"
 #include "apps/common/progress.hpp"
 #include "graph/generate/generators.hpp"
 #include "graph/gpu/generate_gpu.hpp"
@@ -52,6 +53,7 @@ void add_common_options(CLI::App& app, common_options& o, bool positional_input,
 }
 
 void resolve_device(common_options& o, device_support devices) {
+  nvtx_range range("graphkit::resolve_device (CUDA driver start)");
   if (o.device.empty()) {
     o.device = devices == device_support::cpu_and_gpu && cuda_device_count() > 0 ? "gpu" : "cpu";
   } else if (o.device == "gpu") {
@@ -80,7 +82,10 @@ input_edges load_edges(const common_options& o, report& r, input_info& info, rel
     // Starting it, the check that this build has GPU code for the device costs
     // nothing more; the GPU paths stop with its exit 2 before any work.
     std::future<void> context;
-    if (o.device == "gpu") context = std::async(std::launch::async, [] { require_gpu_code_for_device(); });
+    if (o.device == "gpu") context = std::async(std::launch::async, [] {
+        nvtx_range context_range("graphkit::CUDA context");
+        require_gpu_code_for_device();
+      });
     if (!o.generator.empty()) {
       info.name = o.generator;
       if (edges_on_gpu && o.device == "gpu") {
@@ -210,12 +215,15 @@ bool full_exit_wanted() {
 }  // namespace
 
 int finish(report& r, const common_options& o) {
-  // Peaks, for the memory each path needs (what --json users track).
-  rusage usage{};
-  if (getrusage(RUSAGE_SELF, &usage) == 0) r.set("peak host RSS MB", static_cast<double>(usage.ru_maxrss) / 1024.0);
-  if (o.device == "gpu") r.set("peak GPU MB (graphkit buffers)", device_memory_in_use().peak / 1048576.0);
-  r.print(std::cout);
-  if (!o.json.empty()) r.write_json(o.json);
+  {
+    nvtx_range range("graphkit::report");
+    // Peaks, for the memory each path needs (what --json users track).
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) == 0) r.set("peak host RSS MB", static_cast<double>(usage.ru_maxrss) / 1024.0);
+    if (o.device == "gpu") r.set("peak GPU MB (graphkit buffers)", device_memory_in_use().peak / 1048576.0);
+    r.print(std::cout);
+    if (!o.json.empty()) r.write_json(o.json);
+  }
   const int code = r.validation_failed() ? kExitValidationFailed : kExitSuccess;
   if (o.device == "gpu" && !full_exit_wanted()) {
     // Tearing the CUDA context down buffer by buffer costs 0.1-0.15 s (a

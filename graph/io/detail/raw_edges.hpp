@@ -13,6 +13,7 @@
 #include "graph/host_transfer.hpp"
 #include "graph/io/detail/line_chunks.hpp"
 #include "graph/types.hpp"
+#include "primitives/common/nvtx.hpp"
 
 namespace graphkit::detail {
 
@@ -66,11 +67,17 @@ struct edge_chunk : chunk_base {
 template <class Id, class FastLine, class SlowLine>
 raw_edges<Id> parse_edges(std::string_view text, std::size_t first_line, const std::string& file, bool weighted,
                           std::uint64_t id_base, FastLine&& fast_line, SlowLine&& slow_line) {
-  const line_parts parts = split_lines(text, first_line);
+  const line_parts parts = [&] {
+    nvtx_range range("graphkit::host parse: count lines");
+    return split_lines(text, first_line);
+  }();
   raw_edges<Id> out;
-  out.src = prepared_vector<Id>(parts.total_lines());
-  out.dst = prepared_vector<Id>(parts.total_lines());
-  if (weighted) out.weights = prepared_vector<weight_t>(parts.total_lines());
+  {
+    nvtx_range range("graphkit::host parse: output pages");
+    out.src = prepared_vector<Id>(parts.total_lines());
+    out.dst = prepared_vector<Id>(parts.total_lines());
+    if (weighted) out.weights = prepared_vector<weight_t>(parts.total_lines());
+  }
   std::vector<edge_chunk<Id>> chunks(parts.count());
   for (std::size_t p = 0; p < parts.count(); ++p) {
     chunks[p].src = out.src.data() + parts.first_slot[p];
@@ -78,7 +85,10 @@ raw_edges<Id> parse_edges(std::string_view text, std::size_t first_line, const s
     chunks[p].weights = weighted ? out.weights.data() + parts.first_slot[p] : nullptr;
     chunks[p].id_base = id_base;
   }
-  parse_parts(text, parts, chunks, file, fast_line, slow_line);
+  {
+    nvtx_range range("graphkit::host parse: parse");
+    parse_parts(text, parts, chunks, file, fast_line, slow_line);
+  }
 
   // The first data line decides whether the file is weighted; the first line
   // of the other kind is the error.

@@ -16,6 +16,7 @@
 #include "graph/io/detail/gunzip.hpp"
 #include "graph/io/detail/posix_file.hpp"
 #include "primitives/common/error.hpp"
+#include "primitives/common/nvtx.hpp"
 
 namespace graphkit::detail {
 namespace {
@@ -103,6 +104,7 @@ bool is_gzip_file(const std::string& path) {
 }
 
 text_buffer read_text_file(const std::string& path, unsigned threads) {
+  nvtx_range range("graphkit::read_text_file");
   if (threads == 0) threads = host_threads();
   // The compressed bytes are read whole, as a plain file is, because
   // libdeflate decompresses from one buffer (and BGZF members in parallel).

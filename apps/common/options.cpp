@@ -82,7 +82,8 @@ input_edges load_edges(const common_options& o, report& r, input_info& info, rel
     // Starting it, the check that this build has GPU code for the device costs
     // nothing more; the GPU paths stop with its exit 2 before any work.
     std::future<void> context;
-    if (o.device == "gpu") context = std::async(std::launch::async, [] {
+    if (o.device == "gpu")
+      context = std::async(std::launch::async, [] {
         nvtx_range context_range("graphkit::CUDA context");
         require_gpu_code_for_device();
       });

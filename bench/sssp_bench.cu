@@ -81,7 +81,7 @@ measured measure(sssp::gpu_solver& solver, const csr_graph& g, const std::vector
       t.push_back(stats.seconds * 1e3);
     }
     const double median_ms = median(std::move(t));
-    const std::uint64_t traversed = sssp::edges_traversed(g, r);
+    const std::uint64_t traversed = sssp::reach_of(g, r).edges;
     ms.push_back(median_ms);
     gteps.push_back(traversed / (median_ms * 1e-3) / 1e9);
     rounds.push_back(static_cast<double>(stats.rounds));

@@ -26,11 +26,23 @@ namespace graphkit {
 
 struct transfer_options {
   unsigned threads = 0;  ///< host threads; 0: min(8, hardware threads)
-  /// Per pinned chunk; two per thread. Pinning costs ~0.55 ms per MiB on the
-  /// H100 host (256 MiB took 140 ms of a 0.7 s run), so the pool stays small:
-  /// 2 MiB chunks still keep the link busy.
+  /// Per pinned chunk; two per thread. Fresh pinned memory costs ~0.75 ms
+  /// per MiB on the H100 host (mostly faulting the pages in; 256 MiB took
+  /// 140 ms of a 0.7 s run), so the pool stays small: 2 MiB chunks still
+  /// keep the link busy.
   std::size_t chunk_bytes = 2u << 20;
 };
+
+/// Starts faulting in the pinned pool's host memory (for `options`' lanes
+/// and chunks) on another thread, without a CUDA call: call it before the
+/// CUDA context exists, and the first transfer only registers the memory
+/// (~3 ms for the default 32 MiB on the H100 host, against ~25 ms to pin it
+/// fresh).
+void prepare_staging(const transfer_options& options = {});
+
+/// Frees the pool's memory if no transfer has used it (a run that went to
+/// the CPU after prepare_staging()).
+void discard_staging() noexcept;
 
 /// Smaller copies are not worth the threads.
 inline constexpr std::size_t kStagedMinBytes = 4u << 20;
@@ -45,6 +57,22 @@ using chunk_filler = std::function<void(char* chunk, std::size_t at, std::size_t
 /// itself (a file read straight into them: no pageable copy in between), on
 /// the same lanes as copy_to_device; waits for it.
 void fill_device(void* device_dst, std::size_t bytes, const chunk_filler& fill, const transfer_options& options = {});
+
+/// Bytes [at, at + bytes) of a source, bound for `device_dst`.
+struct device_piece {
+  std::size_t at;
+  std::size_t bytes;
+  void* device_dst;
+};
+
+/// fill_device for a source whose bytes go to several device arrays (a
+/// file's arrays, read in one pass of the lanes rather than one per array,
+/// each of which pays the pipeline's start and drain): `source_bytes` bytes
+/// are read through `fill`; each piece's go to its array; bytes outside
+/// every piece (padding between arrays) are read and dropped. Pieces are
+/// ascending and disjoint.
+void fill_device(std::size_t source_bytes, std::span<const device_piece> pieces, const chunk_filler& fill,
+                 const transfer_options& options = {});
 
 /// Copies `bytes` from the device to pageable host memory; waits for it.
 void copy_to_host(void* host_dst, const void* device_src, std::size_t bytes, const transfer_options& options = {});

@@ -80,11 +80,15 @@ apps::verification verify(const csr_graph& g, const result& expected, const resu
   return v;
 }
 
-std::uint64_t edges_traversed(const csr_graph& g, const result& r) {
-  std::uint64_t edges = 0;
-  for (vertex_t u = 0; u < g.num_vertices; ++u)
-    if (r.distances[u] != kUnreachable) edges += g.degree(u);
-  return edges;
+reach_summary reach_of(const csr_graph& g, const result& r) {
+  reach_summary out;
+  for (vertex_t u = 0; u < g.num_vertices; ++u) {
+    if (r.distances[u] != kUnreachable) {
+      ++out.vertices;
+      out.edges += g.degree(u);
+    }
+  }
+  return out;
 }
 
 }  // namespace graphkit::sssp

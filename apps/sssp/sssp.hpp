@@ -84,6 +84,14 @@ std::uint32_t auto_relax_depth(const graph_profile& p);
 graph_profile profile_of(vertex_t num_vertices, std::span<const edge_t> offsets, double weight_sum);
 
 /// What one GPU run did, for the report.
+/// The vertices a solve reached, and the sum of their out-degrees: the edges
+/// a traversal must look at (the numerator of GTEPS).
+struct reach_summary {
+  std::uint64_t vertices = 0;
+  std::uint64_t edges = 0;
+  bool operator==(const reach_summary&) const = default;
+};
+
 struct gpu_stats {
   std::uint64_t rounds = 0;    ///< relaxation rounds (one pass over a frontier each)
   std::uint64_t buckets = 0;   ///< non-empty buckets processed
@@ -120,6 +128,8 @@ class gpu_solver {
   void solve(vertex_t source, const delta_choice& delta, gpu_stats& stats);
   /// The distances of the last solve.
   [[nodiscard]] result distances() const;
+  /// What the last solve reached, counted on the device: no distances fetched.
+  [[nodiscard]] reach_summary reach() const;
 
  private:
   struct state;
@@ -136,7 +146,7 @@ apps::verification verify_certificate(const csr_graph& g, vertex_t source, const
 /// Compares every distance; mismatches name the vertex by its original id.
 apps::verification verify(const csr_graph& g, const result& expected, const result& actual);
 
-/// Sum of the out-degrees of reached vertices: the edges a traversal must look at.
-std::uint64_t edges_traversed(const csr_graph& g, const result& r);
+/// What a solve reached, on the host's distances (gpu_solver::reach counts it on the device).
+reach_summary reach_of(const csr_graph& g, const result& r);
 
 }  // namespace graphkit::sssp

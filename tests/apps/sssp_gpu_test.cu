@@ -40,6 +40,9 @@ void expect_matches_oracle(const csr_graph& g, vertex_t source, const delta_choi
   const apps::verification v = verify(g, run_reference(g, source), got);
   EXPECT_TRUE(v.passed()) << v.mismatches << " mismatches, first: " << (v.first.empty() ? "" : v.first[0]) << " (delta "
                           << stats.delta_first << ")";
+  const reach_summary host = reach_of(g, got), device = solver.reach();
+  EXPECT_EQ(device, host) << "reach counted on the device: " << device.vertices << " vertices, " << device.edges
+                          << " edges; on the host " << host.vertices << ", " << host.edges;
   EXPECT_GE(stats.rounds, 1u);
 }
 

@@ -27,7 +27,7 @@ TEST(SsspReference, HandMadeGraph) {
   EXPECT_EQ(r.distances, (std::vector<distance_t>{0, 3, 1, 8, kUnreachable}));
   EXPECT_EQ(run_reference(g, 4).distances,
             (std::vector<distance_t>{kUnreachable, kUnreachable, kUnreachable, kUnreachable, 0}));
-  EXPECT_EQ(edges_traversed(g, r), 5u);
+  EXPECT_EQ(reach_of(g, r), (reach_summary{4, 5}));
 }
 
 TEST(SsspReference, LongPathsNeed64BitDistances) {

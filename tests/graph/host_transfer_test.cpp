@@ -4,6 +4,8 @@
 // chunk sizes, random bytes with fresh seeds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -43,6 +45,43 @@ TEST(HostTransfer, MatchesCudaMemcpyForEverySizeThreadsAndChunk) {
         std::vector<unsigned char> back(n, 0x5a);
         copy_to_host(back.data(), device.data(), n, o);
         ASSERT_EQ(back, source) << "download";
+      }
+    }
+  }
+}
+
+TEST(HostTransfer, FillsSeveralDeviceArraysInOnePass) {
+  // Random pieces of a random source (gaps between them, pieces that start
+  // or end mid-chunk, an empty one, one at each end) against the same bytes
+  // copied piece by piece; gap bytes must reach no array.
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  constexpr std::size_t kMiB = 1u << 20;
+  for (int round = 0; round < 4; ++round) {
+    const std::size_t n = (round == 0 ? 0 : 1 + rng() % (12 * kMiB));
+    const std::vector<unsigned char> source = random_bytes(n, rng);
+    std::vector<std::size_t> cuts = {0, n};
+    for (int k = 0; k < 6 && n > 0; ++k) cuts.push_back(rng() % (n + 1));
+    std::sort(cuts.begin(), cuts.end());
+    // Pieces [cuts[i], cuts[i+1]) for even i; the odd spans are gaps.
+    std::vector<device_buffer<unsigned char>> arrays;
+    std::vector<device_piece> pieces;
+    for (std::size_t i = 0; i + 1 < cuts.size(); i += 2) {
+      arrays.emplace_back(cuts[i + 1] - cuts[i]);
+      arrays.back().fill_bytes(0xa5);
+      pieces.push_back({cuts[i], cuts[i + 1] - cuts[i], arrays.back().data()});
+    }
+    for (const unsigned threads : {1u, 3u, 8u}) {
+      SCOPED_TRACE(testing::Message() << n << " bytes, round " << round << ", " << threads << " threads");
+      fill_device(
+          n, pieces, [&](char* chunk, std::size_t at, std::size_t len) { std::memcpy(chunk, source.data() + at, len); },
+          transfer_options{threads, kMiB + 8});
+      for (std::size_t i = 0; i < pieces.size(); ++i) {
+        const std::vector<unsigned char> expected(source.begin() + pieces[i].at,
+                                                  source.begin() + pieces[i].at + pieces[i].bytes);
+        ASSERT_EQ(arrays[i].to_host(), expected) << "piece " << i;
       }
     }
   }

@@ -17,6 +17,7 @@
 
 #include "apps/sssp/gpu/buckets.cuh"
 #include "apps/sssp/gpu/control.cuh"
+#include "apps/sssp/gpu/reach.cuh"
 #include "apps/sssp/gpu/relax.cuh"
 #include "apps/sssp/gpu/small_graph.cuh"
 #include "apps/sssp/sssp.hpp"
@@ -224,6 +225,7 @@ struct gpu_solver::state {
   /// several threads) and widened by all host threads into pages prepared
   /// ahead (fresh pages alone cost more than the solve).
   result fetch_distances() const {
+    nvtx_range range("graphkit::sssp distances to the host");
     result r;
     const std::size_t count = graph.num_vertices;
     r.distances.reserve(count);
@@ -369,6 +371,14 @@ void gpu_solver::solve(vertex_t source, const delta_choice& choice, gpu_stats& s
 }
 
 result gpu_solver::distances() const { return state_->fetch_distances(); }
+
+reach_summary gpu_solver::reach() const {
+  const state& st = *state_;
+  const std::size_t n = st.graph.num_vertices;
+  if (st.narrow)
+    return detail::reach_on_device(st.dist32.data(), std::uint32_t{UINT32_MAX}, st.graph.offsets.data(), n, st.stream);
+  return detail::reach_on_device(st.dist64.data(), detail::kGpuUnreachable, st.graph.offsets.data(), n, st.stream);
+}
 
 result gpu_solver::run(vertex_t source, const delta_choice& choice, gpu_stats& stats) {
   solve(source, choice, stats);

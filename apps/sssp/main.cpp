@@ -51,7 +51,7 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
     apps::phase_timer timer(r, "upload");  // the CSR is on the device already: the solver's own set-up
     solver = std::make_unique<gpu_solver>(std::move(built.device), g.offsets);
     solver->tune(tuning);
-    solver->solve(sources[0], delta, stats);  // warm-up: module load, first touches
+    if (apps::warm_up_wanted(o)) solver->solve(sources[0], delta, stats);  // module loads, first touches
   }
   // The distances come to the host only where something reads them: the
   // oracle, and --output for the first source. Otherwise the GPU counts what

@@ -27,6 +27,16 @@ TEST(Trials, WarmUpPrepareAndOneMedianPerPhase) {
   EXPECT_DOUBLE_EQ(r.phase_seconds("second"), 35.0);
 }
 
+TEST(Trials, OneTrialRunsOnceWithoutItsWarmUp) {
+  report r("test");
+  common_options o;
+  o.trials = 1;
+  int ran = 0;
+  run_trials(r, o, {{"run"}, true}, [&] { return std::vector<double>{double(++ran)}; });
+  EXPECT_EQ(ran, 1);
+  EXPECT_DOUBLE_EQ(r.phase_seconds("run"), 1.0);
+}
+
 TEST(Trials, NoWarmUpAndNoPrepare) {
   report r("test");
   common_options o;

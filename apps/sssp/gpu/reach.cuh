@@ -49,7 +49,7 @@ reach_summary reach_on_device(const Dist* dist, Dist unreached, const edge_t* of
   totals.fill_bytes(0, stream);
   if (n > 0) {
     reach_kernel<<<grid_stride_blocks(n, kReachThreads), kReachThreads, 0, stream>>>(dist, unreached, offsets, n,
-                                                                                    totals.data());
+                                                                                     totals.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
   unsigned long long host[2] = {0, 0};

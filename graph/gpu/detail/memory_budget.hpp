@@ -1,0 +1,37 @@
+// The GPU load and build's memory rule (the "time to answer" target,
+// docs/performance.md): beyond the CSR they return, they hold at most
+// kBytesPerInputEdge bytes per input edge, plus kFixedAllowance, at any one
+// time. The input edges themselves (8 B, 12 B weighted) count against it.
+//
+// Why 16 B: a weighted undirected CSR is 16 B per input edge (two arcs of a
+// 4-byte target and a 4-byte weight), so the peak is at most twice the CSR
+// (plus its offsets): R-MAT 27 (2.1 billion edges, ~69 GB at 32 B per edge)
+// then loads and builds on one 80 GB H100. What is left after the input pays
+// for the build's source ranges (graph/gpu/build_gpu.cu) and the text
+// parser's window (graph/gpu/load_gpu.cu); both take their size from it.
+//
+// kFixedAllowance: the part that does not grow with the edges (CUB's scratch
+// for a small sort, the histogram and the counters, the parser's tile counts)
+// and a floor under the range and the window, so that a small graph builds
+// in one pass and a small file parses in one window.
+#pragma once
+
+#include <cstddef>
+
+namespace graphkit::detail {
+
+inline constexpr std::size_t kBytesPerInputEdge = 16;
+inline constexpr std::size_t kFixedAllowance = std::size_t{16} << 20;
+
+/// The most bytes the load or the build of `input_edges` edges holds beyond the CSR.
+inline std::size_t memory_budget(std::size_t input_edges) {
+  return kBytesPerInputEdge * input_edges + kFixedAllowance;
+}
+
+/// What the budget leaves once `held` bytes are taken (0 when they take it all).
+inline std::size_t budget_left(std::size_t input_edges, std::size_t held) {
+  const std::size_t budget = memory_budget(input_edges);
+  return budget > held ? budget - held : 0;
+}
+
+}  // namespace graphkit::detail

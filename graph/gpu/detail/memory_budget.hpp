@@ -22,11 +22,12 @@ namespace graphkit::detail {
 
 inline constexpr std::size_t kBytesPerInputEdge = 16;
 inline constexpr std::size_t kFixedAllowance = std::size_t{16} << 20;
+/// Held back from the budget by the load and the build for what does not grow
+/// with the items: CUB's histograms and tile states, counters, flags.
+inline constexpr std::size_t kSmallScratch = std::size_t{1} << 20;
 
 /// The most bytes the load or the build of `input_edges` edges holds beyond the CSR.
-inline std::size_t memory_budget(std::size_t input_edges) {
-  return kBytesPerInputEdge * input_edges + kFixedAllowance;
-}
+inline std::size_t memory_budget(std::size_t input_edges) { return kBytesPerInputEdge * input_edges + kFixedAllowance; }
 
 /// What the budget leaves once `held` bytes are taken (0 when they take it all).
 inline std::size_t budget_left(std::size_t input_edges, std::size_t held) {

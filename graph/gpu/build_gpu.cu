@@ -327,7 +327,7 @@ device_csr build_csr_device(device_edges&& g, const clean_options& options, clea
   const std::size_t per_arc = pass_bytes_per_arc(weighted, sums);
   const std::size_t held = g.src.bytes() + g.dst.bytes() + g.weights.bytes() + block_offsets.bytes() +
                            counters.bytes() + detail::kSmallScratch;
-  std::size_t capacity = std::min(arcs_that_fit(per_arc), detail::budget_left(m, held) / per_arc);
+  std::size_t capacity = std::min(arcs_that_fit(per_arc), detail::workspace_bytes(m, held) / per_arc);
   if (max_arcs_per_pass != 0) capacity = std::min(capacity, max_arcs_per_pass);
   const source_ranges ranges = cut_sources(bins, shift, n, std::max<std::size_t>(capacity, 1));
   const std::vector<std::uint64_t>& cuts = ranges.cuts;

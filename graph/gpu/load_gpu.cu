@@ -161,7 +161,7 @@ std::size_t window_bytes(const text_body& body, std::size_t size) {
   if (body.lines == 0 || body.max_id == 0) return std::max(whole, kTile);
   const std::size_t edge_bytes = body.lines * (2 * sizeof(vertex_t) + (body.fields == 3 ? sizeof(weight_t) : 0));
   const std::size_t left =
-      detail::budget_left(body.lines, edge_bytes + kPadding + sizeof(std::uint64_t) + detail::kSmallScratch);
+      detail::workspace_bytes(body.lines, edge_bytes + kPadding + sizeof(std::uint64_t) + detail::kSmallScratch);
   const std::size_t fits = left / (kTile + sizeof(std::uint64_t)) * kTile;  // a tile and its count
   return std::clamp(std::min(fits, std::size_t{256} << 20), kTile, std::max(whole, kTile));
 }

@@ -10,29 +10,38 @@
 // for the build's source ranges (graph/gpu/build_gpu.cu) and the text
 // parser's window (graph/gpu/load_gpu.cu); both take their size from it.
 //
-// kFixedAllowance: the part that does not grow with the edges (CUB's scratch
-// for a small sort, the histogram and the counters, the parser's tile counts)
-// and a floor under the range and the window, so that a small graph builds
-// in one pass and a small file parses in one window.
+// kFixedAllowance: the part that does not grow with the edges: CUB's fixed
+// scratch and the counters (kSmallScratch, held back from the rule), and a
+// floor under the build's range and the parser's window (kMinWorkspace), so
+// that a small graph is still built and parsed in pieces of a useful size. A
+// large graph does not use it: its pieces take their size from the 16 B.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 namespace graphkit::detail {
 
 inline constexpr std::size_t kBytesPerInputEdge = 16;
 inline constexpr std::size_t kFixedAllowance = std::size_t{16} << 20;
-/// Held back from the budget by the load and the build for what does not grow
+
+/// Held back from the rule by the load and the build for what does not grow
 /// with the items: CUB's histograms and tile states, counters, flags.
 inline constexpr std::size_t kSmallScratch = std::size_t{1} << 20;
+/// The least workspace a step gets, whatever the rule leaves.
+inline constexpr std::size_t kMinWorkspace = std::size_t{8} << 20;
+static_assert(kSmallScratch + kMinWorkspace <= kFixedAllowance);
 
 /// The most bytes the load or the build of `input_edges` edges holds beyond the CSR.
 inline std::size_t memory_budget(std::size_t input_edges) { return kBytesPerInputEdge * input_edges + kFixedAllowance; }
 
-/// What the budget leaves once `held` bytes are taken (0 when they take it all).
-inline std::size_t budget_left(std::size_t input_edges, std::size_t held) {
-  const std::size_t budget = memory_budget(input_edges);
-  return budget > held ? budget - held : 0;
+/// The bytes a step may use for its workspace (a build pass's arcs, the
+/// parser's text window) once `held` bytes are taken (the input edges, the
+/// bookkeeping, kSmallScratch): what the 16 B per input edge leave, at least
+/// kMinWorkspace.
+inline std::size_t workspace_bytes(std::size_t input_edges, std::size_t held) {
+  const std::size_t rule = kBytesPerInputEdge * input_edges;
+  return std::max(rule > held ? rule - held : 0, kMinWorkspace);
 }
 
 }  // namespace graphkit::detail

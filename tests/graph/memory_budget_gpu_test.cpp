@@ -19,6 +19,7 @@
 #include "graph/gpu/pipeline.hpp"
 #include "graph/io/load.hpp"
 #include "tests/common/gpu_support.hpp"
+#include "tests/graph/device_csr_checks.hpp"
 #include "tests/common/test_support.hpp"
 
 namespace graphkit {
@@ -43,15 +44,6 @@ void expect_within_rule(const std::string& what, const device_csr& csr, std::siz
               static_cast<double>(beyond) / static_cast<double>(input_edges));
   EXPECT_LE(beyond, detail::memory_budget(input_edges))
       << what << ": " << beyond << " bytes beyond the CSR; the rule allows " << detail::memory_budget(input_edges);
-}
-
-void expect_same_csr(const csr_graph& want, const device_csr& got_device) {
-  const csr_graph got = to_host(got_device);
-  EXPECT_EQ(want.num_vertices, got.num_vertices);
-  EXPECT_EQ(want.directed, got.directed);
-  EXPECT_TRUE(want.offsets == got.offsets) << "offsets differ";
-  EXPECT_TRUE(want.targets == got.targets) << "targets differ";
-  EXPECT_TRUE(want.weights == got.weights) << "weights differ";
 }
 
 clean_options cleaning(duplicate_weight keep, bool random_weights, std::uint64_t seed) {
@@ -89,7 +81,7 @@ TEST(MemoryBudgetGpu, BuildOfGeneratedRmatStaysWithinTheRule) {
     clean_stats stats;
     const device_csr got = build_csr_device(std::move(*made), o, stats);
     expect_within_rule(std::string(kSpec) + " build, " + c.name, got, m);
-    expect_same_csr(want, got);
+    test::expect_same_csr(want, got);
   }
 }
 
@@ -117,7 +109,7 @@ TEST(MemoryBudgetGpu, LoadAndBuildOfAnMtxFileStayWithinTheRule) {
   clean_stats stats;
   const device_csr got = build_csr_device(std::move(loaded->edges), o, stats);
   expect_within_rule(std::string(kSpec) + " .mtx parse and build", got, m);
-  expect_same_csr(want, got);
+  test::expect_same_csr(want, got);
 }
 
 }  // namespace

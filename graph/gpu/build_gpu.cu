@@ -23,7 +23,7 @@
 // one pass's arcs at pass_bytes_per_arc each (the keys and their alternates,
 // 16 B; the weights and theirs, 8 B; the sum merge's 64-bit sums, 8 B; 2 B for
 // CUB's scratch). Weighted and undirected, that is (16 - 12) / 26 of an arc
-// per input edge, about one arc in thirteen: R-MAT 21 builds in ~13 passes.
+// per input edge, about one arc in thirteen: R-MAT 21 builds in ~14 passes.
 // (A bin of sources with more arcs than a range holds is a range of its own,
 // and over the rule by its excess: the histogram has 1024 bins, and R-MAT's
 // densest holds ~6% of the arcs.)

@@ -11,10 +11,27 @@
 // The sorted, merged keys are the CSR: targets are their low bits and the
 // offsets come from where each source's run begins.
 //
-// When the sort of every arc at once would not fit in GPU memory (R-MAT 27:
-// 4.3 billion arcs), the sources are cut into ranges, from a histogram of
-// arc sources, so that each range's arcs fit; the ranges are built one after
-// another, each appended to the CSR, the input edges read once per range.
+// The sources are cut into ranges, from a histogram of arc sources, so that
+// each range's arcs fit the memory rule (graph/gpu/detail/memory_budget.hpp:
+// 16 B per input edge beyond the CSR) and the memory free; the ranges are
+// built one after another, the input edges read once per range. A range's
+// keys hold the source less the range's first (u - lo), so its sort runs on
+// only the bits its sources need.
+//
+// The range size, from the rule: the input edges (8 B each, 12 B weighted)
+// stay on the device through every pass, and the rest of the budget pays for
+// one pass's arcs at pass_bytes_per_arc each (the keys and their alternates,
+// 16 B; the weights and theirs, 8 B; the sum merge's 64-bit sums, 8 B; 2 B for
+// CUB's scratch). Weighted and undirected, that is (16 - 12) / 26 of an arc
+// per input edge, about one arc in thirteen: R-MAT 21 builds in ~14 passes.
+// (A bin of sources with more arcs than a range holds is a range of its own,
+// and over the rule by its excess: the histogram has 1024 bins, and R-MAT's
+// densest holds ~6% of the arcs.)
+//
+// Each pass writes its merged arcs to CSR parts of their exact size (so no
+// CSR is held at its size before merging); once the input is freed the parts
+// are joined, one array at a time: 4 B per arc beyond the CSR at most, 8 B
+// per input edge.
 #include <algorithm>
 #include <limits>
 
@@ -24,6 +41,7 @@
 #include <vector>
 
 #include "graph/gpu/detail/memory.hpp"
+#include "graph/gpu/detail/memory_budget.hpp"
 #include "graph/gpu/detail/sort.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/error.hpp"
@@ -76,7 +94,8 @@ __global__ void histogram_sources_kernel(const vertex_t* src, const vertex_t* ds
   if (threadIdx.x == 0 && drops != 0) atomicAdd(dropped_loops, static_cast<unsigned long long>(drops));
 }
 
-/// The arcs of edges in this block whose source is in [lo, hi).
+/// The arcs of edges in this block whose source is in [lo, hi), keyed by
+/// (u - lo, v).
 __device__ int arcs_in_range(const vertex_t* src, const vertex_t* dst, std::size_t m, const arc_layout& layout,
                              std::uint64_t lo, std::uint64_t hi, std::uint64_t (&keys)[2]) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
@@ -86,7 +105,7 @@ __device__ int arcs_in_range(const vertex_t* src, const vertex_t* dst, std::size
   int kept = 0;
   for (int k = 0; k < count; ++k) {
     const std::uint64_t u = all[k] >> layout.bits;
-    if (u >= lo && u < hi) keys[kept++] = all[k];
+    if (u >= lo && u < hi) keys[kept++] = all[k] - (lo << layout.bits);
   }
   return kept;
 }
@@ -120,9 +139,10 @@ __global__ void expand_range_arcs_kernel(const vertex_t* src, const vertex_t* ds
   }
 }
 
-/// Targets (and weights) of the range's merged arcs at `base`, and offsets[v]
-/// for every source v in [lo, hi] whose run starts at arc i (i == count stands
-/// for the range's end); counts the self-loop arcs.
+/// Targets (and weights) of the range's merged arcs, keyed (u - lo, v), in
+/// the range's CSR part, and offsets[v] = base + i for every source v in
+/// [lo, hi] whose run starts at arc i (i == count stands for the range's
+/// end); counts the self-loop arcs.
 __global__ void lay_out_range_kernel(const std::uint64_t* keys, const weight_t* weights, std::size_t count, int bits,
                                      std::uint64_t lo, std::uint64_t hi, std::size_t base, vertex_t* targets,
                                      weight_t* weights_out, edge_t* offsets, unsigned long long* loop_arcs) {
@@ -130,12 +150,12 @@ __global__ void lay_out_range_kernel(const std::uint64_t* keys, const weight_t* 
   bool loop = false;
   if (i <= count) {
     const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-    const std::uint64_t u = i < count ? keys[i] >> bits : hi;
-    const std::uint64_t before = i == 0 ? lo : (keys[i - 1] >> bits) + 1;
+    const std::uint64_t u = i < count ? lo + (keys[i] >> bits) : hi;
+    const std::uint64_t before = i == 0 ? lo : lo + (keys[i - 1] >> bits) + 1;
     for (std::uint64_t v = before; v <= u; ++v) offsets[v] = base + i;
     if (i < count) {
-      targets[base + i] = static_cast<vertex_t>(keys[i] & mask);
-      if (weights) weights_out[base + i] = weights[i];
+      targets[i] = static_cast<vertex_t>(keys[i] & mask);
+      if (weights) weights_out[i] = weights[i];
       loop = (keys[i] & mask) == u;
     }
   }
@@ -144,15 +164,17 @@ __global__ void lay_out_range_kernel(const std::uint64_t* keys, const weight_t* 
 }
 
 /// Sums back to 32 bits; the smallest arc (u <= v for undirected graphs, so
-/// named as clean() names the edge) whose sum does not fit is recorded.
+/// named as clean() names the edge) whose sum does not fit is recorded; keys
+/// are (u - lo, v).
 __global__ void narrow_sums_kernel(const std::int64_t* sums, const std::uint64_t* keys, std::size_t count, int bits,
-                                   bool undirected, weight_t* out, unsigned long long* overflow_edge) {
+                                   std::uint64_t lo, bool undirected, weight_t* out,
+                                   unsigned long long* overflow_edge) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const std::int64_t s = sums[i];
   out[i] = static_cast<weight_t>(s);
   if (s <= std::numeric_limits<weight_t>::max() && s >= std::numeric_limits<weight_t>::min()) return;
-  const std::uint64_t u = keys[i] >> bits, v = keys[i] & ((std::uint64_t{1} << bits) - 1);
+  const std::uint64_t u = lo + (keys[i] >> bits), v = keys[i] & ((std::uint64_t{1} << bits) - 1);
   if (!undirected || u <= v) atomicMin(overflow_edge, static_cast<unsigned long long>((u << 32) | v));
 }
 
@@ -161,10 +183,12 @@ __global__ void random_weights_kernel(weight_t* weights, std::size_t m, std::uin
   if (i < m) weights[i] = random_weight(seed, i, max_weight);
 }
 
-/// The runs of equal arcs merged as `keep` says, into the alternates; returns the count.
+/// The runs of equal arcs (keyed (u - lo, v)) merged as `keep` says, into the
+/// alternates; returns the count.
 std::size_t merge_duplicate_arcs(device_buffer<std::uint64_t>& keys, device_buffer<std::uint64_t>& keys_alt,
                                  device_buffer<weight_t>& weights, device_buffer<weight_t>& weights_alt,
-                                 std::size_t arcs, int bits, bool undirected, duplicate_weight keep) {
+                                 std::size_t arcs, int bits, std::uint64_t lo, bool undirected, duplicate_weight keep) {
+  if (arcs == 0) return 0;  // an empty range (after a bin too large for one): no launch of 0 blocks
   if (weights.empty()) {
     const std::size_t count = detail::unique_keys(keys.data(), arcs, keys_alt.data());
     std::swap(keys, keys_alt);
@@ -180,7 +204,7 @@ std::size_t merge_duplicate_arcs(device_buffer<std::uint64_t>& keys, device_buff
     count = detail::unique_pairs_sum(keys.data(), weights.data(), arcs, keys_alt.data(), sums.data());
     device_buffer<unsigned long long> overflow(1);
     overflow.fill_bytes(0xff);
-    narrow_sums_kernel<<<blocks_for(count), 256>>>(sums.data(), keys_alt.data(), count, bits, undirected,
+    narrow_sums_kernel<<<blocks_for(count), 256>>>(sums.data(), keys_alt.data(), count, bits, lo, undirected,
                                                    weights_alt.data(), overflow.data());
     GRAPHKIT_CHECK_LAUNCH();
     if (const auto bad = read_one(overflow.data()); bad != kNoEdge)
@@ -229,15 +253,38 @@ source_ranges cut_sources(const std::vector<unsigned long long>& bins, int shift
   return r;
 }
 
-/// Arcs a pass can sort in the memory free now, at `per_arc` bytes (keys and
-/// weights twice, the merge's sums, the sort's scratch) with a margin kept;
-/// at most 2^31 - 1, where CUB's selections count in 32 bits.
+/// Bytes a pass holds per arc of its range: the keys and their alternates,
+/// the weights and theirs, the sum merge's 64-bit sums, and 2 for CUB's
+/// scratch (the radix sort's look-back is ~0.25 B per key, the merges' tile
+/// states less).
+std::size_t pass_bytes_per_arc(bool weighted, bool sums) {
+  return 2 * sizeof(std::uint64_t) + (weighted ? 2 * sizeof(weight_t) : 0) + (sums ? sizeof(std::int64_t) : 0) + 2;
+}
+
+/// Arcs a pass can sort in the memory free now, at `per_arc` bytes, with a
+/// margin kept; at most 2^31 - 1, where CUB's selections count in 32 bits.
 std::size_t arcs_that_fit(std::size_t per_arc) {
   std::size_t free = 0, total = 0;
   GRAPHKIT_CUDA_TRY(cudaMemGetInfo(&free, &total));
   const std::size_t margin = std::max<std::size_t>(free / 16, std::size_t{512} << 20);
   const std::size_t fit = free > margin ? (free - margin) / per_arc : 0;
   return std::min<std::size_t>(fit, std::numeric_limits<std::int32_t>::max());
+}
+
+/// The passes' CSR parts end to end, in one buffer of `total` (a single part
+/// is taken as it is); the parts are freed.
+template <class T>
+device_buffer<T> joined(std::vector<device_buffer<T>>& parts, std::size_t total) {
+  if (parts.size() == 1) return std::move(parts.front());
+  device_buffer<T> all(total);
+  std::size_t at = 0;
+  for (const device_buffer<T>& part : parts) {
+    if (!part.empty())
+      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(all.data() + at, part.data(), part.bytes(), cudaMemcpyDeviceToDevice));
+    at += part.size();
+  }
+  parts.clear();
+  return all;
 }
 
 }  // namespace
@@ -272,23 +319,24 @@ device_csr build_csr_device(device_edges&& g, const clean_options& options, clea
   GRAPHKIT_CUDA_TRY(cudaMemcpy(bins.data(), counters.data(), bins.size() * sizeof bins[0], cudaMemcpyDeviceToHost));
   stats.self_loops_removed = bins.back();
   bins.pop_back();
-  std::size_t arcs = 0;
-  for (const auto b : bins) arcs += b;
 
-  // The CSR at its size before merging (shrunk at the end if runs merged),
-  // then as many source ranges as memory needs.
-  out.targets = device_buffer<vertex_t>(arcs);
-  if (weighted) out.weights = device_buffer<weight_t>(arcs);
+  // As many source ranges as the memory rule (see the top of this file) and
+  // the memory free need.
+  device_buffer<std::uint64_t> block_offsets(std::size_t{blocks_for(m)} + 1);
   const bool sums = weighted && options.drop_duplicates && options.keep == duplicate_weight::sum;
-  std::size_t capacity = arcs_that_fit(weighted ? (sums ? 34 : 26) : 18);
+  const std::size_t per_arc = pass_bytes_per_arc(weighted, sums);
+  const std::size_t held = g.src.bytes() + g.dst.bytes() + g.weights.bytes() + block_offsets.bytes() +
+                           counters.bytes() + detail::kSmallScratch;
+  std::size_t capacity = std::min(arcs_that_fit(per_arc), detail::workspace_bytes(m, held) / per_arc);
   if (max_arcs_per_pass != 0) capacity = std::min(capacity, max_arcs_per_pass);
   const source_ranges ranges = cut_sources(bins, shift, n, std::max<std::size_t>(capacity, 1));
   const std::vector<std::uint64_t>& cuts = ranges.cuts;
   const std::size_t largest = ranges.largest;
-  detail::require_device_memory("build_csr", m, (weighted ? (sums ? 32 : 24) : 16) * largest);
+  detail::require_device_memory("build_csr", m, per_arc * largest);
   device_buffer<std::uint64_t> keys(largest), keys_alt(largest);
   device_buffer<weight_t> weights(weighted ? largest : 0), weights_alt(weighted ? largest : 0);
-  device_buffer<std::uint64_t> block_offsets(std::size_t{blocks_for(m)} + 1);
+  std::vector<device_buffer<vertex_t>> target_parts;
+  std::vector<device_buffer<weight_t>> weight_parts;
   std::size_t base = 0;
   for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
     const std::uint64_t lo = cuts[k], hi = cuts[k + 1];
@@ -302,32 +350,24 @@ device_csr build_csr_device(device_edges&& g, const clean_options& options, clea
                                                      m, layout, lo, hi, block_offsets.data(), keys.data(),
                                                      weights.data());
     GRAPHKIT_CHECK_LAUNCH();
-    if (weighted) detail::sort_pairs_ping_pong(keys, keys_alt, weights, weights_alt, count, 2 * layout.bits);
-    else detail::sort_keys_ping_pong(keys, keys_alt, count, 2 * layout.bits);
+    const int key_bits = layout.bits + detail::bits_for(hi - lo);  // (u - lo, v)
+    if (weighted) detail::sort_pairs_ping_pong(keys, keys_alt, weights, weights_alt, count, key_bits);
+    else detail::sort_keys_ping_pong(keys, keys_alt, count, key_bits);
     if (options.drop_duplicates)
-      count = merge_duplicate_arcs(keys, keys_alt, weights, weights_alt, count, layout.bits, undirected, options.keep);
+      count =
+          merge_duplicate_arcs(keys, keys_alt, weights, weights_alt, count, layout.bits, lo, undirected, options.keep);
+    target_parts.emplace_back(count);
+    weight_parts.emplace_back(weighted ? count : 0);
     lay_out_range_kernel<<<blocks_for(count + 1), 256>>>(
-        keys.data(), weighted ? weights.data() : nullptr, count, layout.bits, lo, hi, base, out.targets.data(),
-        out.weights.data(), out.offsets.data(), counters.data() + kHistogramBins + 1);
+        keys.data(), weighted ? weights.data() : nullptr, count, layout.bits, lo, hi, base, target_parts.back().data(),
+        weight_parts.back().data(), out.offsets.data(), counters.data() + kHistogramBins + 1);
     GRAPHKIT_CHECK_LAUNCH();
     base += count;
   }
   g = {};
   keys = {}, keys_alt = {}, weights = {}, weights_alt = {};
-  if (base < arcs) {  // runs merged: the CSR at its final size
-    device_buffer<vertex_t> targets(base);
-    if (base > 0)
-      GRAPHKIT_CUDA_TRY(
-          cudaMemcpy(targets.data(), out.targets.data(), base * sizeof(vertex_t), cudaMemcpyDeviceToDevice));
-    out.targets = std::move(targets);
-    if (weighted) {
-      device_buffer<weight_t> kept(base);
-      if (base > 0)
-        GRAPHKIT_CUDA_TRY(
-            cudaMemcpy(kept.data(), out.weights.data(), base * sizeof(weight_t), cudaMemcpyDeviceToDevice));
-      out.weights = std::move(kept);
-    }
-  }
+  out.targets = joined(target_parts, base);
+  if (weighted) out.weights = joined(weight_parts, base);
   if (options.drop_duplicates) {
     // Edges kept: every arc once when directed; when undirected a self-loop is
     // one arc and any other edge two.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "graph/gpu/detail/memory_budget.hpp"
 #include "graph/gpu/detail/sort.hpp"
 #include "graph/gpu/load_gpu.hpp"
 #include "graph/host_transfer.hpp"
@@ -114,9 +115,10 @@ __device__ bool parse_line(const char* p, const char* end, std::size_t line, con
 }
 
 /// Every line that starts in this thread's 32 bytes, in its slot: the line
-/// after the k-th newline of the text is line k (line 0 starts the text).
+/// after the k-th newline of the window is line line_base + k (line_base
+/// starts the window, which starts at a line).
 __global__ void parse_tile_lines_kernel(const char* text, std::size_t size, const std::uint64_t* tile_first_line,
-                                        line_rules rules, line_outputs out) {
+                                        std::size_t line_base, line_rules rules, line_outputs out) {
   using scan = cub::BlockScan<unsigned, kBlock>;
   __shared__ typename scan::TempStorage scratch;
   unsigned mask = load_thread_bytes(text).newline_mask();
@@ -124,9 +126,9 @@ __global__ void parse_tile_lines_kernel(const char* text, std::size_t size, cons
   scan(scratch).ExclusiveSum(static_cast<unsigned>(__popc(mask)), before);
   const char* end = text + size;
   const std::size_t first_byte = (std::size_t{blockIdx.x} * kBlock + threadIdx.x) * kBytesPerThread;
-  std::size_t line = tile_first_line[blockIdx.x] + before;
+  std::size_t line = line_base + tile_first_line[blockIdx.x] + before;
   bool ok = true;
-  if (first_byte == 0 && size > 0) ok = parse_line(text, end, 0, rules, out);
+  if (first_byte == 0 && size > 0) ok = parse_line(text, end, line_base, rules, out);
   while (mask != 0) {
     const std::size_t at = first_byte + static_cast<unsigned>(__ffs(static_cast<int>(mask)) - 1);
     mask &= mask - 1;
@@ -136,62 +138,130 @@ __global__ void parse_tile_lines_kernel(const char* text, std::size_t size, cons
   if (!ok) *out.rejected = 1;
 }
 
-/// The body's bytes on the device, zero-padded; from the file by pread into
-/// the pinned lanes, or from host text (gzip, already decompressed).
-device_buffer<char> body_on_device(std::size_t bytes, const chunk_filler& fill) {
-  device_buffer<char> text((bytes + kTile - 1) / kTile * kTile + kPadding);
-  fill_device(text.data(), bytes, fill);
-  GRAPHKIT_CUDA_TRY(cudaMemset(text.data() + bytes, 0, text.size() - bytes));
-  return text;
+/// Where the body's bytes come from: `fill` writes body bytes [at, at + len)
+/// into a chunk (pread from the file into the pinned lanes, or a copy of host
+/// text: gzip, already decompressed); the host also reads a window's last
+/// bytes through it to cut the window at a line end.
+struct body_source {
+  std::size_t size = 0;
+  chunk_filler fill;
+};
+
+/// The body's bytes that go to the device at once, from the memory rule
+/// (graph/gpu/detail/memory_budget.hpp): when the header promises the line
+/// count, the parsed edges (8 B a line, 12 B weighted) are held from the
+/// start, and the text window, its padding and its tile counts (8 B per 8 KiB
+/// tile) get what the budget leaves, at most 256 MiB (past that a window
+/// gains no speed: the transfer, not the parse, sets the pace); at least one
+/// tile. Edge lists promise no count, and their parse holds 64-bit ids (16 B
+/// a line) and then relabel's table, over the rule whatever the window: their
+/// text goes in one window, as before.
+std::size_t window_bytes(const text_body& body, std::size_t size) {
+  const std::size_t whole = (size + kTile - 1) / kTile * kTile;
+  if (body.lines == 0 || body.max_id == 0) return std::max(whole, kTile);
+  const std::size_t edge_bytes = body.lines * (2 * sizeof(vertex_t) + (body.fields == 3 ? sizeof(weight_t) : 0));
+  const std::size_t left =
+      detail::workspace_bytes(body.lines, edge_bytes + kPadding + sizeof(std::uint64_t) + detail::kSmallScratch);
+  const std::size_t fits = left / (kTile + sizeof(std::uint64_t)) * kTile;  // a tile and its count
+  return std::clamp(std::min(fits, std::size_t{256} << 20), kTile, std::max(whole, kTile));
 }
 
-/// Parses the body (and frees the text); nullopt when some line is the host's.
-std::optional<device_edges> parse_body(device_buffer<char>&& text, std::size_t size, const text_body& body,
-                                       relabel_order order, std::vector<original_id_t>& original_ids) {
-  nvtx_range range("graphkit::parse_on_gpu");
-  const std::size_t tiles = (size + kTile - 1) / kTile;
-  device_buffer<std::uint64_t> tile_first_line(tiles + 1);
-  tile_first_line.fill_bytes(0);
-  if (tiles > 0) {
-    count_tile_lines_kernel<<<static_cast<unsigned>(tiles), kBlock>>>(text.data(), tile_first_line.data());
-    GRAPHKIT_CHECK_LAUNCH();
-  }
-  detail::exclusive_scan(tile_first_line.data(), tiles + 1);
-  const std::size_t newlines = read_one(tile_first_line.data() + tiles);
-  const bool open_last_line = size > 0 && read_one(text.data() + size - 1) != '\n';
-  const std::size_t lines = newlines + (open_last_line ? 1 : 0);
-  if (body.lines != 0 && lines != body.lines) return std::nullopt;  // the host reports the count
+/// How many of the `len` body bytes from `at` make whole lines: up to the last
+/// newline among the window's last 64 KiB, read on the host; 0 when there is
+/// none (a line that long is not the common shape: the host reader's).
+std::size_t whole_lines(const body_source& source, std::size_t at, std::size_t len) {
+  const std::size_t probe = std::min<std::size_t>(len, 64u << 10);
+  std::string tail(probe, '\0');
+  source.fill(tail.data(), at + len - probe, probe);
+  const std::size_t nl = tail.rfind('\n');
+  return nl == std::string::npos ? 0 : len - probe + nl + 1;
+}
 
-  const bool one_based = body.max_id != 0;
+/// The parse's outputs for `lines` lines: dense src/dst (1-based formats) or
+/// raw ids (edge lists), and weights when lines have 3 fields.
+struct parsed_lines {
   device_edges edges;
-  edges.directed = body.directed;
-  device_buffer<std::uint64_t> ids(one_based ? 0 : 2 * lines);
-  if (one_based) {
-    edges.num_vertices = static_cast<vertex_t>(body.max_id);
-    edges.src = device_buffer<vertex_t>(lines);
-    edges.dst = device_buffer<vertex_t>(lines);
+  device_buffer<std::uint64_t> ids;
+  parsed_lines(const text_body& body, std::size_t lines) : ids(body.max_id != 0 ? 0 : 2 * lines) {
+    edges.directed = body.directed;
+    if (body.max_id != 0) {
+      edges.num_vertices = static_cast<vertex_t>(body.max_id);
+      edges.src = device_buffer<vertex_t>(lines);
+      edges.dst = device_buffer<vertex_t>(lines);
+    }
+    if (body.fields == 3) edges.weights = device_buffer<weight_t>(lines);
   }
-  if (body.fields == 3) edges.weights = device_buffer<weight_t>(lines);
+};
+
+/// Parses the body window by window (window_bytes; each cut at a line end)
+/// into the slots of its lines; nullopt when some line is the host's, or the
+/// lines are not the header's count (the host reports it).
+std::optional<parsed_lines> parse_windows(const body_source& source, const text_body& body) {
+  // A line the GPU takes has its fields (a digit each), blanks between them
+  // and a newline (but the last): a header that promises more lines than
+  // that is the host's to report, before the outputs are allocated for them.
+  const std::size_t shortest_line = 2 * static_cast<std::size_t>(body.fields) + (body.arc_prefix ? 2 : 0);
+  if (body.lines > (source.size + 1) / shortest_line) return std::nullopt;
+  const std::size_t window = window_bytes(body, source.size);
+  device_buffer<char> text(window + kPadding);
+  device_buffer<std::uint64_t> tile_first_line(window / kTile + 1);
   device_buffer<unsigned> rejected(1);
   rejected.fill_bytes(0);
   const line_rules rules{body.fields, body.arc_prefix, body.max_id};
-  const line_outputs out{edges.src.data(), edges.dst.data(), ids.data(), edges.weights.data(), lines, rejected.data()};
-  if (tiles > 0) {
-    parse_tile_lines_kernel<<<static_cast<unsigned>(tiles), kBlock>>>(text.data(), size, tile_first_line.data(), rules,
-                                                                      out);
-    GRAPHKIT_CHECK_LAUNCH();
-  }
-  text = {};
+  std::optional<parsed_lines> parsed;
+  if (body.lines != 0) parsed.emplace(body, body.lines);
+  std::size_t at = 0, line_base = 0;
+  do {
+    std::size_t len = std::min(window, source.size - at);
+    if (at + len < source.size && (len = whole_lines(source, at, len)) == 0) return std::nullopt;
+    // fill_device waits for the last window's parse before it overwrites the text.
+    fill_device(text.data(), len,
+                [&source, at](char* chunk, std::size_t from, std::size_t n) { source.fill(chunk, at + from, n); });
+    GRAPHKIT_CUDA_TRY(cudaMemset(text.data() + len, 0, text.size() - len));  // and the last window's bytes
+    const std::size_t tiles = (len + kTile - 1) / kTile;
+    tile_first_line.fill_bytes(0);
+    if (tiles > 0) {
+      count_tile_lines_kernel<<<static_cast<unsigned>(tiles), kBlock>>>(text.data(), tile_first_line.data());
+      GRAPHKIT_CHECK_LAUNCH();
+    }
+    detail::exclusive_scan(tile_first_line.data(), tiles + 1);
+    const bool open_last_line = at + len == source.size && len > 0 && read_one(text.data() + len - 1) != '\n';
+    const std::size_t lines = read_one(tile_first_line.data() + tiles) + (open_last_line ? 1 : 0);
+    if (!parsed) parsed.emplace(body, lines);  // an edge list: one window, all of its lines
+    if (body.lines != 0 && line_base + lines > body.lines) return std::nullopt;
+    const line_outputs out{parsed->edges.src.data(),
+                           parsed->edges.dst.data(),
+                           parsed->ids.data(),
+                           parsed->edges.weights.data(),
+                           body.lines != 0 ? body.lines : lines,
+                           rejected.data()};
+    if (tiles > 0) {
+      parse_tile_lines_kernel<<<static_cast<unsigned>(tiles), kBlock>>>(text.data(), len, tile_first_line.data(),
+                                                                        line_base, rules, out);
+      GRAPHKIT_CHECK_LAUNCH();
+    }
+    line_base += lines;
+    at += len;
+  } while (at < source.size);
+  if (body.lines != 0 && line_base != body.lines) return std::nullopt;
   if (read_one(rejected.data()) != 0) return std::nullopt;
+  return parsed;
+}
 
-  if (one_based) {
+/// Parses the body on the device; nullopt when some line is the host's.
+std::optional<device_edges> parse_body(const body_source& source, const text_body& body, relabel_order order,
+                                       std::vector<original_id_t>& original_ids) {
+  nvtx_range range("graphkit::parse_on_gpu");
+  std::optional<parsed_lines> parsed = parse_windows(source, body);
+  if (!parsed) return std::nullopt;
+  if (body.max_id != 0) {
     original_ids.resize(body.max_id);
     for (std::uint64_t v = 0; v < body.max_id; ++v) original_ids[v] = v + 1;
-    return edges;
+    return std::move(parsed->edges);
   }
-  device_edges dense = relabel_device(ids, order, original_ids);
+  device_edges dense = relabel_device(parsed->ids, order, original_ids);
   dense.directed = true;
-  dense.weights = std::move(edges.weights);
+  dense.weights = std::move(parsed->edges.weights);
   return dense;
 }
 
@@ -215,35 +285,32 @@ std::optional<device_loaded> load_on_gpu(const std::string& path, const gpu_load
 
   device_loaded loaded;
   loaded.format = format;
-  device_buffer<char> text;
-  std::size_t body_bytes = 0;
   std::optional<text_body> body;
+  body_source source;
+  detail::text_buffer host;  // a gzip file's text, decompressed
   if (detail::is_gzip_file(path)) {
     // A gzip stream is decompressed on the host; only the parse moves to the GPU.
-    detail::text_buffer host = detail::read_text_file(path);
+    host = detail::read_text_file(path);
     body = describe_text_body(path, format, host.view());
     if (!body) return std::nullopt;
     loaded.bytes = host.size();
-    body_bytes = host.size() - body->offset;
+    source.size = host.size() - body->offset;
     const char* from = host.view().data() + body->offset;
-    text = body_on_device(body_bytes,
-                          [from](char* chunk, std::size_t at, std::size_t len) { std::copy_n(from + at, len, chunk); });
-    host.release();
+    source.fill = [from](char* chunk, std::size_t at, std::size_t len) { std::copy_n(from + at, len, chunk); };
   } else {
     std::string head(std::min(size, kHeadBytes), '\0');
     head.resize(file.read_at(head.data(), head.size(), 0));
     body = describe_text_body(path, format, complete_lines(head, head.size() == size));
     if (!body) return std::nullopt;
     loaded.bytes = size;
-    body_bytes = size - body->offset;
+    source.size = size - body->offset;
     const std::size_t offset = body->offset;
-    text = body_on_device(body_bytes, [&file, offset](char* chunk, std::size_t at, std::size_t len) {
+    source.fill = [&file, offset](char* chunk, std::size_t at, std::size_t len) {
       if (file.read_at(chunk, len, offset + at) != len)
         throw make_input_error(file.path(), 0, "the file shrank while it was being read");
-    });
+    };
   }
-  std::optional<device_edges> edges =
-      parse_body(std::move(text), body_bytes, *body, options.relabel, loaded.original_ids);
+  std::optional<device_edges> edges = parse_body(source, *body, options.relabel, loaded.original_ids);
   if (!edges) return std::nullopt;
   loaded.edges = std::move(*edges);
   return loaded;

@@ -13,6 +13,7 @@
 #include "graph/relabel.hpp"
 #include "primitives/common/error.hpp"
 #include "tests/common/gpu_support.hpp"
+#include "tests/graph/device_csr_checks.hpp"
 #include "tests/common/test_support.hpp"
 
 namespace graphkit {
@@ -170,15 +171,6 @@ TEST(PipelineGpu, CleanOfZeroAndOneEdges) {
   EXPECT_THROW(clean_on_gpu(one, o), error);
 }
 
-void expect_same_csr(const csr_graph& want, const device_csr& got_device) {
-  const csr_graph got = to_host(got_device);
-  EXPECT_EQ(want.num_vertices, got.num_vertices);
-  EXPECT_EQ(want.directed, got.directed);
-  EXPECT_TRUE(want.offsets == got.offsets) << "offsets differ";
-  EXPECT_TRUE(want.targets == got.targets) << "targets differ";
-  EXPECT_TRUE(want.weights == got.weights) << "weights differ";
-}
-
 TEST(PipelineGpu, CsrMatchesTheHostWithLoopsAndDuplicatesKept) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
@@ -188,14 +180,14 @@ TEST(PipelineGpu, CsrMatchesTheHostWithLoopsAndDuplicatesKept) {
     for (const bool directed : {true, false}) {
       SCOPED_TRACE(std::string(weighted ? "weighted" : "unweighted") + (directed ? ", directed" : ", undirected"));
       const coo_graph g = as_coo(r, weighted, directed);
-      expect_same_csr(to_csr(coo_graph(g)), to_csr_on_gpu(g));
+      test::expect_same_csr(to_csr(coo_graph(g)), to_csr_on_gpu(g));
     }
   }
   coo_graph empty, one;
   empty.num_vertices = 3;
   one.num_vertices = 2, one.src = {1}, one.dst = {0}, one.directed = false;
-  expect_same_csr(to_csr(coo_graph(empty)), to_csr_on_gpu(empty));
-  expect_same_csr(to_csr(coo_graph(one)), to_csr_on_gpu(one));
+  test::expect_same_csr(to_csr(coo_graph(empty)), to_csr_on_gpu(empty));
+  test::expect_same_csr(to_csr(coo_graph(one)), to_csr_on_gpu(one));
 }
 
 /// clean() then to_csr() on the host: what build_csr_device must give.
@@ -232,7 +224,7 @@ TEST(PipelineGpu, OneSortBuildMatchesCleanThenCsrForEveryOption) {
                 // One pass, and source ranges of at most 4,999 arcs built one after another.
                 for (const std::size_t per_pass : {std::size_t{0}, std::size_t{4999}}) {
                   clean_stats got_stats;
-                  expect_same_csr(want, build_csr_device(to_device(g), o, got_stats, per_pass));
+                  test::expect_same_csr(want, build_csr_device(to_device(g), o, got_stats, per_pass));
                   EXPECT_EQ(want_stats.input_edges, got_stats.input_edges);
                   EXPECT_EQ(want_stats.self_loops_removed, got_stats.self_loops_removed);
                   EXPECT_EQ(want_stats.duplicates_removed, got_stats.duplicates_removed);
@@ -262,7 +254,7 @@ TEST(PipelineGpu, OneSortBuildOfZeroAndOneEdgesAndRandomWeights) {
     for (const bool drop_loops : {true, false}) {
       o.drop_self_loops = drop_loops;
       clean_stats want_stats, got_stats;
-      expect_same_csr(host_build(*g, o, want_stats), build_csr_device(to_device(*g), o, got_stats));
+      test::expect_same_csr(host_build(*g, o, want_stats), build_csr_device(to_device(*g), o, got_stats));
       EXPECT_EQ(want_stats.self_loops_removed, got_stats.self_loops_removed);
       EXPECT_EQ(want_stats.duplicates_removed, got_stats.duplicates_removed);
     }
@@ -273,7 +265,7 @@ TEST(PipelineGpu, OneSortBuildOfZeroAndOneEdgesAndRandomWeights) {
   o.seed = 7;
   clean_stats want_stats, got_stats;
   const coo_graph g = as_coo(r, false, true);
-  expect_same_csr(host_build(g, o, want_stats), build_csr_device(to_device(g), o, got_stats));
+  test::expect_same_csr(host_build(g, o, want_stats), build_csr_device(to_device(g), o, got_stats));
 }
 
 TEST(PipelineGpu, OneSortBuildReportsASumThatOverflowsLikeTheHost) {
@@ -321,7 +313,7 @@ TEST(PipelineGpu, ShippedDatasetsCleanAndBuildAsOnTheHost) {
     clean(want, o);
     clean_on_gpu(got, o);
     EXPECT_TRUE(want.src == got.src && want.dst == got.dst && want.weights == got.weights);
-    expect_same_csr(to_csr(coo_graph(want)), to_csr_on_gpu(got));
+    test::expect_same_csr(to_csr(coo_graph(want)), to_csr_on_gpu(got));
   }
 }
 

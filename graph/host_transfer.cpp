@@ -270,7 +270,7 @@ void fill_device(std::size_t source_bytes, std::span<const device_piece> pieces,
                          (i == 0 || pieces[i - 1].at + pieces[i - 1].bytes <= pieces[i].at),
                      "fill_device: pieces must be ascending, disjoint and inside the source");
   if (source_bytes == 0) return;
-  GRAPHKIT_CUDA_TRY(cudaDeviceSynchronize());
+  if (options.wait_for_device) GRAPHKIT_CUDA_TRY(cudaDeviceSynchronize());
   staged_to_device(pieces, source_bytes, options, fill);
 }
 

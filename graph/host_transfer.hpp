@@ -31,6 +31,10 @@ struct transfer_options {
   /// 140 ms of a 0.7 s run), so the pool stays small: 2 MiB chunks still
   /// keep the link busy.
   std::size_t chunk_bytes = 2u << 20;
+  /// Uploads first wait for all work queued on the device, which may still
+  /// use the destination; false leaves that to the caller (a parse of one
+  /// buffer running while the next is filled: graph/gpu/load_gpu.cu).
+  bool wait_for_device = true;
 };
 
 /// Starts faulting in the pinned pool's host memory (for `options`' lanes

@@ -17,6 +17,8 @@ class cuda_event {
   cuda_event& operator=(const cuda_event&) = delete;
 
   void record(cudaStream_t stream = nullptr) { GRAPHKIT_CUDA_TRY(cudaEventRecord(event_, stream)); }
+  /// Waits until the work recorded before this event has finished (at once if never recorded).
+  void synchronize() const { GRAPHKIT_CUDA_TRY(cudaEventSynchronize(event_)); }
 
   /// Seconds from `earlier` to this event; waits for this one to complete.
   [[nodiscard]] double seconds_since(const cuda_event& earlier) const {

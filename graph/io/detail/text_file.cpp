@@ -27,7 +27,8 @@ constexpr std::size_t kHugePage = 2u << 20;
 constexpr std::size_t kReadPiece = 8u << 20;
 
 /// Reads a stream of unknown length: read_some(dst, max) returns the bytes
-/// it put at dst, 0 at the end, and throws on errors.
+/// it put at dst, 0 at the end, and throws on errors. At least 1 MiB stays
+/// free at the end, room for the text_buffer's padding.
 template <class ReadSome>
 text_buffer read_growing(ReadSome&& read_some) {
   std::size_t capacity = 0, used = 0;
@@ -90,7 +91,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 void text_buffer::freer::operator()(char* p) const noexcept { std::free(p); }
 
 char* allocate_text(std::size_t bytes) {
-  const std::size_t rounded = std::max(kHugePage, (bytes + kHugePage - 1) / kHugePage * kHugePage);
+  const std::size_t rounded = (bytes + kTextPadding + kHugePage - 1) / kHugePage * kHugePage;
   auto* p = static_cast<char*>(std::aligned_alloc(kHugePage, rounded));
   if (p == nullptr) throw std::bad_alloc();
   (void)madvise(p, rounded, MADV_HUGEPAGE);  // advice: refused, it changes only speed

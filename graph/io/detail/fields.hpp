@@ -99,9 +99,10 @@ class field_reader {
 
 /// scan_unsigned_fields for the usual line: its LF within 32 bytes and at
 /// most MaxFields fields of at most 8 digits, all found from one line_masks.
-/// Returns -1 for any other line, which the byte-wise scan then decides.
+/// Returns -1 for any other line, which scan_fields_by_words then decides.
 template <int MaxFields>
-inline int scan_short_line(const char* p, std::uint64_t (&values)[MaxFields], const char*& next) {
+[[gnu::always_inline]] inline int scan_short_line(const char* p, std::uint64_t (&values)[MaxFields],
+                                                  const char*& next) {
   const line_masks m = read_line_masks(p);
   if (m.newline == 0) return -1;
   const int lf = std::countr_zero(m.newline);
@@ -135,11 +136,23 @@ inline int scan_short_line(const char* p, std::uint64_t (&values)[MaxFields], co
 /// after a newline; kTextPadding zero bytes follow the text (text_file.hpp),
 /// so the scan reads words and stops at a non-digit, with no end checks.
 template <int MaxFields>
-inline int scan_unsigned_fields(const char* p, const char* end, std::uint64_t (&values)[MaxFields], const char*& next) {
+int scan_fields_by_words(const char* p, const char* end, std::uint64_t (&values)[MaxFields], const char*& next);
+
+template <int MaxFields>
+[[gnu::always_inline]] inline int scan_unsigned_fields(const char* p, const char* end,
+                                                       std::uint64_t (&values)[MaxFields], const char*& next) {
+  // The short-line path inlined into the readers' loops; the rest out of line.
   if constexpr (kHaveLineMasks) {
     const int fields = scan_short_line(p, values, next);
     if (fields >= 0) return fields;
   }
+  return scan_fields_by_words(p, end, values, next);
+}
+
+/// scan_unsigned_fields field by field, a word at a time: any line length.
+template <int MaxFields>
+[[gnu::noinline]] int scan_fields_by_words(const char* p, const char* end, std::uint64_t (&values)[MaxFields],
+                                           const char*& next) {
   constexpr std::uint64_t kPow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
   // Space, tab, LF and CR end a field; so does the end of the text.
   constexpr std::uint64_t kFieldEnds = 1ull << ' ' | 1ull << '\t' | 1ull << '\n' | 1ull << '\r';

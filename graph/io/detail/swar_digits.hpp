@@ -36,8 +36,8 @@ inline int leading_digits(std::uint64_t word) noexcept {
 inline std::uint64_t digits_value(std::uint64_t word, int digits) noexcept {
   // Moving the digits to the top leaves zero bytes below them: leading zeros.
   std::uint64_t v = (word & 0x0F0F0F0F0F0F0F0Full) << (8 * (8 - digits));
-  v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFull;           // pairs of digits, 0..99
-  v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFull;         // fours, 0..9999
+  v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFull;         // pairs of digits, 0..99
+  v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFull;       // fours, 0..9999
   return (v * 10000 + (v >> 32)) & 0x00000000FFFFFFFFull;  // all eight
 }
 

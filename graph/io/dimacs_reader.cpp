@@ -85,7 +85,8 @@ loaded_graph read_dimacs(const std::string& path, text_buffer&& file_text) {
     return next;
   };
   raw_edges<vertex_t> raw = parse_edges<vertex_t>(
-      text, problem_line + 1, path, true, 1, fast, [&](chunk& chunk, std::string_view line, std::size_t local) {
+      text, file_text.newlines(), problem_line + 1, path, true, 1, fast,
+      [&](chunk& chunk, std::string_view line, std::size_t local) {
         if (is_comment_or_blank(line)) return true;
         field_reader fields(line);
         if (fields.peek() == 'p') {

@@ -55,7 +55,7 @@ loaded_graph read_edge_list(const std::string& path, text_buffer&& file_text, co
     return next;
   };
   raw_edges<std::uint64_t> raw = parse_edges<std::uint64_t>(
-      text, first_line, path, first_data_line_weighted(text), 0, fast,
+      text, file_text.newlines(), first_line, path, first_data_line_weighted(text), 0, fast,
       [](chunk& chunk, std::string_view line, std::size_t local) {
         if (is_comment_or_blank(line)) return true;
         field_reader fields(line);

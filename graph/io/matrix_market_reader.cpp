@@ -133,7 +133,7 @@ loaded_graph read_matrix_market(const std::string& path, text_buffer&& file_text
     return next;
   };
   raw_edges<vertex_t> raw = parse_edges<vertex_t>(
-      text, h.data_line, path, h.field != mm_field::pattern, 1, fast,
+      text, file_text.newlines(), h.data_line, path, h.field != mm_field::pattern, 1, fast,
       [&](chunk& chunk, std::string_view line, std::size_t local) {
         field_reader fields(line);
         if (fields.at_end() || fields.peek() == '%') return true;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "graph/detail/parallel.hpp"
+#include "graph/io/detail/text_file.hpp"
 #include "primitives/common/error.hpp"
 
 namespace graphkit::detail {
@@ -33,10 +34,21 @@ struct chunk_base {
   std::string why;                 ///< what was wrong with it
 };
 
-/// Lines in [p, end): newlines, plus one for a last line without one.
-inline std::size_t count_lines(const char* p, const char* end) {
+/// Lines in [p, end): newlines, plus one for a last line without one. The
+/// whole blocks that `known` counted are taken from it, the rest read.
+inline std::size_t count_lines(const char* p, const char* end, newline_counts known = {}) {
   std::size_t lines = 0;
-  for (const char* q = p; q < end; ++q) lines += *q == '\n';  // vectorized by the compiler
+  if (!known.blocks.empty() && p >= known.base) {
+    const auto offset = [&](const char* q) { return static_cast<std::size_t>(q - known.base); };
+    const std::size_t first = (offset(p) + kNewlineBlock - 1) / kNewlineBlock, last = offset(end) / kNewlineBlock;
+    if (first < last && last <= known.blocks.size()) {
+      for (std::size_t b = first; b < last; ++b) lines += known.blocks[b];
+      lines += count_newlines(p, known.base + first * kNewlineBlock) +
+               count_newlines(known.base + last * kNewlineBlock, end);
+      return lines + (end[-1] != '\n' ? 1 : 0);
+    }
+  }
+  lines = count_newlines(p, end);
   return lines + (end > p && end[-1] != '\n' ? 1 : 0);
 }
 
@@ -65,13 +77,15 @@ struct line_parts {
   [[nodiscard]] std::size_t total_lines() const noexcept { return first_slot.back(); }
 };
 
-inline line_parts split_lines(std::string_view text, std::size_t first_line) {
+/// The parts of `text` (within the buffer that `known` describes, if any).
+inline line_parts split_lines(std::string_view text, std::size_t first_line, newline_counts known = {}) {
   line_parts out;
   out.cuts = part_cuts(text);
   const std::size_t parts = out.cuts.size() - 1;
   std::vector<std::size_t> lines(parts);
-  parallel_parts(
-      parts, [&](std::size_t p) { lines[p] = count_lines(text.data() + out.cuts[p], text.data() + out.cuts[p + 1]); });
+  parallel_parts(parts, [&](std::size_t p) {
+    lines[p] = count_lines(text.data() + out.cuts[p], text.data() + out.cuts[p + 1], known);
+  });
   out.first_line.resize(parts);
   out.first_slot.assign(parts + 1, 0);
   for (std::size_t p = 0; p < parts; ++p) {

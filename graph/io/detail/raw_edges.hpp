@@ -60,16 +60,16 @@ struct edge_chunk : chunk_base {
   }
 };
 
-/// Parses `text` (its first line is file line `first_line`) into edges:
-/// parse_parts with edge_chunk<Id> states, then the checks that need every
-/// part (a weight on some lines but not on others) and the closing up of
-/// skipped lines.
+/// Parses `text` (its first line is file line `first_line`; a part of the
+/// text_buffer whose counts `known` are) into edges: parse_parts with
+/// edge_chunk<Id> states, then the checks that need every part (a weight on
+/// some lines but not on others) and the closing up of skipped lines.
 template <class Id, class FastLine, class SlowLine>
-raw_edges<Id> parse_edges(std::string_view text, std::size_t first_line, const std::string& file, bool weighted,
-                          std::uint64_t id_base, FastLine&& fast_line, SlowLine&& slow_line) {
+raw_edges<Id> parse_edges(std::string_view text, newline_counts known, std::size_t first_line, const std::string& file,
+                          bool weighted, std::uint64_t id_base, FastLine&& fast_line, SlowLine&& slow_line) {
   const line_parts parts = [&] {
     nvtx_range range("graphkit::host parse: count lines");
-    return split_lines(text, first_line);
+    return split_lines(text, first_line, known);
   }();
   raw_edges<Id> out;
   {

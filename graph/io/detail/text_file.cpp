@@ -22,12 +22,14 @@ namespace graphkit::detail {
 namespace {
 
 constexpr std::size_t kHugePage = 2u << 20;
-/// Each reader's share is read in pieces of this size, so that a reader
+/// Each reader's share is whole pieces of this size, so that a reader
 /// faults in and fills pages it will reuse from the cache soon after.
 constexpr std::size_t kReadPiece = 8u << 20;
+static_assert(kReadPiece % kNewlineBlock == 0, "a block is read by one reader");
 
 /// Reads a stream of unknown length: read_some(dst, max) returns the bytes
-/// it put at dst, 0 at the end, and throws on errors.
+/// it put at dst, 0 at the end, and throws on errors. At least 1 MiB stays
+/// free at the end, room for the text_buffer's padding.
 template <class ReadSome>
 text_buffer read_growing(ReadSome&& read_some) {
   std::size_t capacity = 0, used = 0;
@@ -67,15 +69,19 @@ text_buffer read_bytes(const std::string& path, unsigned threads) {
   const std::size_t pieces = (size + kReadPiece - 1) / kReadPiece;
   const unsigned readers = static_cast<unsigned>(std::min<std::size_t>(pieces, threads));
   std::atomic<bool> short_read{false};
+  std::vector<std::uint32_t> newlines((size + kNewlineBlock - 1) / kNewlineBlock);
   parallel_parts(readers, [&](std::size_t r) {
-    // Whole pieces per reader, so that no huge page is faulted by two readers.
+    // Whole pieces per reader, so that no huge page is faulted by two readers;
+    // each block's newlines counted while it is in cache.
     const auto [lo, hi] = part_range(pieces, readers, r);
-    for (std::size_t p = lo; p < hi; ++p) {
-      const std::size_t at = p * kReadPiece, len = std::min(kReadPiece, size - at);
+    for (std::size_t at = lo * kReadPiece; at < std::min(hi * kReadPiece, size); at += kNewlineBlock) {
+      const std::size_t len = std::min(kNewlineBlock, size - at);
       if (fd.read_at(data + at, len, at) != len) short_read = true;
+      newlines[at / kNewlineBlock] = static_cast<std::uint32_t>(count_newlines(data + at, data + at + len));
     }
   });
   if (short_read) throw make_input_error(path, 0, "the file shrank while it was being read");
+  text.set_newlines(std::move(newlines));
   return text;
 }
 
@@ -90,7 +96,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 void text_buffer::freer::operator()(char* p) const noexcept { std::free(p); }
 
 char* allocate_text(std::size_t bytes) {
-  const std::size_t rounded = std::max(kHugePage, (bytes + kHugePage - 1) / kHugePage * kHugePage);
+  const std::size_t rounded = (bytes + kTextPadding + kHugePage - 1) / kHugePage * kHugePage;
   auto* p = static_cast<char*>(std::aligned_alloc(kHugePage, rounded));
   if (p == nullptr) throw std::bad_alloc();
   (void)madvise(p, rounded, MADV_HUGEPAGE);  // advice: refused, it changes only speed

@@ -74,10 +74,10 @@ TEST(FastFields, ReadsTheUsualLinesAtEveryLength) {
   // Fields of every length up to 19 digits, so that both paths take them.
   for (int digits = 1; digits <= 19; ++digits) {
     const std::string number(static_cast<std::size_t>(digits), '7');
-    for (const std::string& ending : {"\n", "\r\n", ""}) {
+    for (const char* ending : {"\n", "\r\n", ""}) {
       const std::string text = "1\t" + number + " " + number + " " + ending;
-      std::vector<char> buffer(text.size() + kTextPadding, '\0');
-      std::memcpy(buffer.data(), text.data(), text.size());
+      std::vector<char> buffer(text.begin(), text.end());
+      buffer.resize(text.size() + kTextPadding, '\0');
       std::uint64_t values[3] = {};
       const char* next = nullptr;
       ASSERT_EQ(scan_unsigned_fields(buffer.data(), buffer.data() + text.size(), values, next), 3) << text;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <cstdlib>
 #include <future>
 #include <iostream>
@@ -19,8 +18,6 @@
 #include "graph/gpu/load_gpu.hpp"
 #include "graph/gpu/pipeline.hpp"
 #include "graph/host_transfer.hpp"
-#include "graph/io/detail/text_file.hpp"
-#include "graph/detail/parallel.hpp"
 #include "primitives/common/device.hpp"
 #include "primitives/common/device_buffer.hpp"
 #include "primitives/common/error.hpp"
@@ -56,50 +53,11 @@ void add_common_options(CLI::App& app, common_options& o, bool positional_input,
   }
 }
 
-namespace {
-
-/// Text the host parses while CUDA starts, per host thread: the host parser
-/// reads and parses R-MAT 21's 588 MB .mtx in 215-230 ms on the H100 host's
-/// 16 threads (~160 MB/s per thread, session 9), and the driver and context
-/// take 220-290 ms; a larger file goes to the GPU parser (~16 GB/s once the
-/// context is up).
-constexpr std::uintmax_t kHostParseBytesPerThread = std::uintmax_t{36} << 20;
-
-/// Whether the host should parse `o.input` while CUDA starts: a plain
-/// (not gzip) Matrix Market or DIMACS file (1-based ids: no relabelling,
-/// which the GPU pipeline would do for an edge list) small enough for the
-/// host to finish about as soon as the context is up. Anything unusual
-/// (no such file, an unknown extension) is left to load_edges to report.
-bool host_parse_overlaps_start(const common_options& o) {
-  if (o.input.empty() || !o.generator.empty()) return false;
-  try {
-    const std::optional<file_format> override = o.format.empty() ? std::nullopt : parse_format_name(o.format);
-    if (!o.format.empty() && !override) return false;
-    const file_format format = override ? *override : detect_format(o.input);
-    if (format != file_format::matrix_market && format != file_format::dimacs) return false;
-    std::error_code ec;
-    const std::uintmax_t bytes = std::filesystem::file_size(o.input, ec);
-    if (ec || bytes > kHostParseBytesPerThread * detail::host_threads()) return false;
-    return !detail::is_gzip_file(o.input);
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
-}  // namespace
-
 void resolve_device(common_options& o, device_support devices) {
   // The pinned transfer pool's pages are faulted in on another thread while
   // the CUDA driver starts (~0.1 s): pinning them afterwards is then cheap.
   const bool may_use_gpu = devices == device_support::cpu_and_gpu && o.device != "cpu";
   if (may_use_gpu) prepare_staging();
-  if (may_use_gpu && host_parse_overlaps_start(o)) {
-    load_options lo;
-    if (!o.format.empty()) lo.format = parse_format_name(o.format);
-    const std::string path = o.input;
-    o.host_load = std::make_shared<host_load_in_flight>();
-    o.host_load->graph = std::async(std::launch::async, [path, lo] { return load_graph(path, lo); });
-  }
   {
     nvtx_range range("graphkit::resolve_device (CUDA driver start)");
     if (o.device.empty()) {
@@ -152,13 +110,7 @@ input_edges load_edges(const common_options& o, report& r, input_info& info, rel
     } else {
       info.name = o.input;
       const std::optional<file_format> format = format_override(o);
-      std::optional<loaded_graph> parsed_meanwhile;
-      if (o.host_load) {
-        timer.start_from(o.host_load->started);       // the load began with the parse
-        parsed_meanwhile = o.host_load->graph.get();  // rethrows its input_error, message and all
-        if (o.device == "gpu") r.set("parsed on", std::string("cpu, while CUDA started"));
-      }
-      if (edges_on_gpu && o.device == "gpu" && !parsed_meanwhile) {
+      if (edges_on_gpu && o.device == "gpu") {
         context.get();
         gpu_load_options lo;
         lo.format = format;
@@ -178,7 +130,7 @@ input_edges load_edges(const common_options& o, report& r, input_info& info, rel
         lo.relabel = order;
         lo.format = format;
         if (o.device == "gpu") lo.relabeler = relabel_on_gpu;  // vertex-id compaction in the GPU pipeline
-        loaded_graph loaded = parsed_meanwhile ? std::move(*parsed_meanwhile) : load_graph(o.input, lo);
+        loaded_graph loaded = load_graph(o.input, lo);
         info.bytes = loaded.bytes;
         info.negative_weight_line = loaded.negative_weight_line;
         info.negative_weight = loaded.negative_weight;

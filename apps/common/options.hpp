@@ -4,11 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
-#include <future>
-#include <memory>
 #include <optional>
 #include <string>
 
@@ -20,12 +17,6 @@
 #include "graph/io/load.hpp"
 
 namespace graphkit::apps {
-
-/// A host parse running on another thread, and when it began.
-struct host_load_in_flight {
-  std::future<loaded_graph> graph;
-  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
-};
 
 struct common_options {
   std::string input;      ///< a graph file, or empty with `generator`
@@ -41,9 +32,6 @@ struct common_options {
   bool verbose = false;
   /// "cpu" or "gpu"; empty until resolve_device() picks the default.
   std::string device;
-  /// The input file parsed on the host while CUDA starts (resolve_device
-  /// starts it where that is sooner than the GPU parser; load_edges takes it).
-  std::shared_ptr<host_load_in_flight> host_load;
 };
 
 /// Which --device values an app has.
@@ -56,10 +44,7 @@ void add_common_options(CLI::App& app, common_options& options, bool positional_
 
 /// Settles options.device: the GPU where one exists (and the app has a GPU
 /// path), else the CPU. Asking for --device gpu without a usable device is
-/// an input_error that says why there is none. Starting CUDA takes 0.2-0.3 s
-/// (the driver, then the context): meanwhile the host faults in the pinned
-/// pool and, for a Matrix Market or DIMACS file the host parses in about
-/// that time, parses it (options.host_load).
+/// an input_error that says why there is none.
 void resolve_device(common_options& options, device_support devices);
 
 /// What the load phase learned beyond the edges themselves.

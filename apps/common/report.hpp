@@ -2,7 +2,6 @@
 // validation outcome, as a human table on stdout and the same as JSON.
 #pragma once
 
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <iosfwd>
@@ -67,8 +66,6 @@ class phase_timer {
   phase_timer(const phase_timer&) = delete;
   phase_timer& operator=(const phase_timer&) = delete;
   ~phase_timer() { report_.add_phase(name_, seconds()); }
-  /// Counts the phase from `earlier` where its work began before the timer.
-  void start_from(std::chrono::steady_clock::time_point earlier) { start_ = std::min(start_, earlier); }
   [[nodiscard]] double seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }

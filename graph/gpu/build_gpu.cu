@@ -46,6 +46,7 @@
 #include "graph/gpu/pipeline.hpp"
 #include "primitives/common/error.hpp"
 #include "primitives/common/launch.hpp"
+#include "primitives/common/nvtx.hpp"
 
 namespace graphkit {
 namespace {
@@ -339,6 +340,7 @@ device_csr build_csr_device(device_edges&& g, const clean_options& options, clea
   std::vector<device_buffer<weight_t>> weight_parts;
   std::size_t base = 0;
   for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+    nvtx_range range("graphkit::build: a source range");
     const std::uint64_t lo = cuts[k], hi = cuts[k + 1];
     block_offsets.fill_bytes(0);
     count_range_arcs_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(), m, layout, lo, hi,

@@ -220,13 +220,16 @@ std::optional<parsed_lines> parse_windows(const body_source& source, const text_
   const bool alternate = window < source.size && window >= 2 * kTile;
   if (alternate) window = window / 2 / kTile * kTile;
   std::vector<std::unique_ptr<text_window>> windows;
-  windows.push_back(std::make_unique<text_window>(window));
-  if (alternate) windows.push_back(std::make_unique<text_window>(window));
   device_buffer<unsigned> rejected(1);
-  rejected.fill_bytes(0);
-  const line_rules rules{body.fields, body.arc_prefix, body.max_id};
   std::optional<parsed_lines> parsed;
-  if (body.lines != 0) parsed.emplace(body, body.lines);
+  {
+    nvtx_range range("graphkit::GPU parse: buffers");
+    windows.push_back(std::make_unique<text_window>(window));
+    if (alternate) windows.push_back(std::make_unique<text_window>(window));
+    rejected.fill_bytes(0);
+    if (body.lines != 0) parsed.emplace(body, body.lines);
+  }
+  const line_rules rules{body.fields, body.arc_prefix, body.max_id};
   std::size_t at = 0, line_base = 0;
   transfer_options no_wait;
   no_wait.wait_for_device = false;  // the window's own event says when its last parse is done
@@ -234,6 +237,7 @@ std::optional<parsed_lines> parse_windows(const body_source& source, const text_
     text_window& w = *windows[k % windows.size()];
     std::size_t len = std::min(window, source.size - at);
     if (at + len < source.size && (len = whole_lines(source, at, len)) == 0) return std::nullopt;
+    nvtx_range range("graphkit::GPU parse: a window");
     w.parsed.synchronize();
     fill_device(
         w.text.data(), len,

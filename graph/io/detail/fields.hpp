@@ -136,7 +136,8 @@ template <int MaxFields>
 /// after a newline; kTextPadding zero bytes follow the text (text_file.hpp),
 /// so the scan reads words and stops at a non-digit, with no end checks.
 template <int MaxFields>
-int scan_fields_by_words(const char* p, const char* end, std::uint64_t (&values)[MaxFields], const char*& next);
+[[gnu::noinline]] int scan_fields_by_words(const char* p, const char* end, std::uint64_t (&values)[MaxFields],
+                                           const char*& next);
 
 template <int MaxFields>
 [[gnu::always_inline]] inline int scan_unsigned_fields(const char* p, const char* end,
@@ -151,8 +152,7 @@ template <int MaxFields>
 
 /// scan_unsigned_fields field by field, a word at a time: any line length.
 template <int MaxFields>
-[[gnu::noinline]] int scan_fields_by_words(const char* p, const char* end, std::uint64_t (&values)[MaxFields],
-                                           const char*& next) {
+int scan_fields_by_words(const char* p, const char* end, std::uint64_t (&values)[MaxFields], const char*& next) {
   constexpr std::uint64_t kPow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
   // Space, tab, LF and CR end a field; so does the end of the text.
   constexpr std::uint64_t kFieldEnds = 1ull << ' ' | 1ull << '\t' | 1ull << '\n' | 1ull << '\r';

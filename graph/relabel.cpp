@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "graph/detail/parallel.hpp"
+#include "graph/host_transfer.hpp"
 #include "primitives/common/error.hpp"
 
 namespace graphkit {
@@ -122,6 +123,17 @@ relabeled_edges relabel(std::span<const std::uint64_t> src, std::span<const std:
   // A table of max_id + 1 entries pays when it is no larger than the ids themselves.
   const bool dense = src.empty() || (max_id < kMaxVertices && max_id <= 2 * src.size() + (1 << 16));
   return dense ? relabel_dense(src, dst, src.empty() ? 0 : max_id, order) : relabel_sparse(src, dst, order);
+}
+
+std::vector<original_id_t> one_based_ids(std::uint64_t n) {
+  std::vector<original_id_t> ids = prepared_vector<original_id_t>(n);
+  const std::size_t parts = std::min<std::size_t>(detail::host_threads(), n / (1 << 16) + 1);
+  detail::parallel_parts(parts, [&](std::size_t p) {
+    const auto [lo, hi] = detail::part_range(n, parts, p);
+    std::iota(ids.begin() + static_cast<std::ptrdiff_t>(lo), ids.begin() + static_cast<std::ptrdiff_t>(hi),
+              original_id_t{lo + 1});
+  });
+  return ids;
 }
 
 }  // namespace graphkit

@@ -84,6 +84,7 @@ __device__ bool is_field_blank(char c) { return c == ' ' || c == '\t'; }
 /// reader must see it.
 __device__ bool parse_line(const char* p, const char* end, std::size_t line, const line_rules& rules,
                            const line_outputs& out) {
+  if (line >= out.lines) return false;  // more lines than the header promised: the host reports it
   if (rules.arc_prefix) {
     if (end - p < 2 || p[0] != 'a' || !is_field_blank(p[1])) return false;
     ++p;
@@ -117,10 +118,11 @@ __device__ bool parse_line(const char* p, const char* end, std::size_t line, con
 }
 
 /// Every line that starts in this thread's 32 bytes, in its slot: the line
-/// after the k-th newline of the window is line line_base + k (line_base
-/// starts the window, which starts at a line).
+/// after the k-th newline of the window is line *lines_before + k (the
+/// lines of the windows before; the window starts at a line).
 __global__ void parse_tile_lines_kernel(const char* text, std::size_t size, const std::uint64_t* tile_first_line,
-                                        std::size_t line_base, line_rules rules, line_outputs out) {
+                                        const std::uint64_t* lines_before, line_rules rules, line_outputs out) {
+  const std::uint64_t line_base = *lines_before;
   using scan = cub::BlockScan<unsigned, kBlock>;
   __shared__ typename scan::TempStorage scratch;
   unsigned mask = load_thread_bytes(text).newline_mask();
@@ -138,6 +140,13 @@ __global__ void parse_tile_lines_kernel(const char* text, std::size_t size, cons
     if (at + 1 < size) ok = parse_line(text + at + 1, end, line, rules, out) && ok;
   }
   if (!ok) *out.rejected = 1;
+}
+
+/// Moves the running line count past a window: its newlines (the scan's
+/// total), and its last line when that has none (the body's end).
+__global__ void advance_line_base_kernel(std::uint64_t* lines_before, const std::uint64_t* window_newlines,
+                                         bool open_last_line) {
+  *lines_before += *window_newlines + (open_last_line ? 1 : 0);
 }
 
 /// Where the body's bytes come from: `fill` writes body bytes [at, at + len)
@@ -182,9 +191,10 @@ std::size_t whole_lines(const body_source& source, std::size_t at, std::size_t l
 /// The parse's outputs for `lines` lines: dense src/dst (1-based formats) or
 /// raw ids (edge lists), and weights when lines have 3 fields.
 struct parsed_lines {
+  std::size_t lines;
   device_edges edges;
   device_buffer<std::uint64_t> ids;
-  parsed_lines(const text_body& body, std::size_t lines) : ids(body.max_id != 0 ? 0 : 2 * lines) {
+  parsed_lines(const text_body& body, std::size_t count) : lines(count), ids(body.max_id != 0 ? 0 : 2 * count) {
     edges.directed = body.directed;
     if (body.max_id != 0) {
       edges.num_vertices = static_cast<vertex_t>(body.max_id);
@@ -209,7 +219,9 @@ struct text_window {
 /// lines are not the header's count (the host reports it). A body of several
 /// windows alternates between two buffers of half the size, so that one is
 /// filled from the file while the other is parsed (the parse of R-MAT 21's
-/// .mtx is ~17 ms of GPU time, as long as half of its transfer).
+/// .mtx is ~17 ms of GPU time, as long as half of its transfer); the line
+/// count runs on in device memory, so no window waits for the host to read
+/// its count back, and a parse writes no line past the header's count.
 std::optional<parsed_lines> parse_windows(const body_source& source, const text_body& body) {
   // A line the GPU takes has its fields (a digit each), blanks between them
   // and a newline (but the last): a header that promises more lines than
@@ -221,23 +233,32 @@ std::optional<parsed_lines> parse_windows(const body_source& source, const text_
   if (alternate) window = window / 2 / kTile * kTile;
   std::vector<std::unique_ptr<text_window>> windows;
   device_buffer<unsigned> rejected(1);
+  device_buffer<std::uint64_t> lines_before(1);
   std::optional<parsed_lines> parsed;
   {
     nvtx_range range("graphkit::GPU parse: buffers");
     windows.push_back(std::make_unique<text_window>(window));
     if (alternate) windows.push_back(std::make_unique<text_window>(window));
     rejected.fill_bytes(0);
+    lines_before.fill_bytes(0);
     if (body.lines != 0) parsed.emplace(body, body.lines);
   }
+  bool open_last_line = false;  // the body's last byte is not a newline
+  if (source.size > 0) {
+    char last = '\n';
+    source.fill(&last, source.size - 1, 1);
+    open_last_line = last != '\n';
+  }
   const line_rules rules{body.fields, body.arc_prefix, body.max_id};
-  std::size_t at = 0, line_base = 0;
+  std::size_t at = 0;
   transfer_options no_wait;
   no_wait.wait_for_device = false;  // the window's own event says when its last parse is done
   for (std::size_t k = 0; at < source.size || k == 0; ++k) {
+    nvtx_range range("graphkit::GPU parse: a window");
     text_window& w = *windows[k % windows.size()];
     std::size_t len = std::min(window, source.size - at);
     if (at + len < source.size && (len = whole_lines(source, at, len)) == 0) return std::nullopt;
-    nvtx_range range("graphkit::GPU parse: a window");
+    const bool last_window = at + len == source.size;
     w.parsed.synchronize();
     fill_device(
         w.text.data(), len,
@@ -250,27 +271,28 @@ std::optional<parsed_lines> parse_windows(const body_source& source, const text_
       GRAPHKIT_CHECK_LAUNCH();
     }
     detail::exclusive_scan(w.tile_first_line.data(), tiles + 1);
-    const bool open_last_line = at + len == source.size && len > 0 && read_one(w.text.data() + len - 1) != '\n';
-    const std::size_t lines = read_one(w.tile_first_line.data() + tiles) + (open_last_line ? 1 : 0);
-    if (!parsed) parsed.emplace(body, lines);  // an edge list: one window, all of its lines
-    if (body.lines != 0 && line_base + lines > body.lines) return std::nullopt;
+    if (!parsed) {  // an edge list: one window (no count promised), all of its lines
+      parsed.emplace(body, read_one(w.tile_first_line.data() + tiles) + (open_last_line ? 1 : 0));
+    }
     const line_outputs out{parsed->edges.src.data(),
                            parsed->edges.dst.data(),
                            parsed->ids.data(),
                            parsed->edges.weights.data(),
-                           body.lines != 0 ? body.lines : lines,
+                           parsed->lines,
                            rejected.data()};
     if (tiles > 0) {
       parse_tile_lines_kernel<<<static_cast<unsigned>(tiles), kBlock>>>(w.text.data(), len, w.tile_first_line.data(),
-                                                                        line_base, rules, out);
+                                                                        lines_before.data(), rules, out);
       GRAPHKIT_CHECK_LAUNCH();
     }
+    advance_line_base_kernel<<<1, 1>>>(lines_before.data(), w.tile_first_line.data() + tiles,
+                                       last_window && open_last_line);
+    GRAPHKIT_CHECK_LAUNCH();
     w.parsed.record();  // runs on while the next window is filled
-    line_base += lines;
     at += len;
   }
-  if (body.lines != 0 && line_base != body.lines) return std::nullopt;
-  if (read_one(rejected.data()) != 0) return std::nullopt;
+  const std::uint64_t lines = read_one(lines_before.data());
+  if ((body.lines != 0 && lines != body.lines) || read_one(rejected.data()) != 0) return std::nullopt;
   return parsed;
 }
 
@@ -281,8 +303,7 @@ std::optional<device_edges> parse_body(const body_source& source, const text_bod
   std::optional<parsed_lines> parsed = parse_windows(source, body);
   if (!parsed) return std::nullopt;
   if (body.max_id != 0) {
-    original_ids.resize(body.max_id);
-    for (std::uint64_t v = 0; v < body.max_id; ++v) original_ids[v] = v + 1;
+    original_ids = one_based_ids(body.max_id);
     return std::move(parsed->edges);
   }
   device_edges dense = relabel_device(parsed->ids, order, original_ids);

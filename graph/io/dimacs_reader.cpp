@@ -3,6 +3,7 @@
 #include "graph/io/detail/fields.hpp"
 #include "graph/io/detail/raw_edges.hpp"
 #include "graph/io/detail/readers.hpp"
+#include "graph/relabel.hpp"
 
 namespace graphkit::detail {
 
@@ -130,8 +131,7 @@ loaded_graph read_dimacs(const std::string& path, text_buffer&& file_text) {
   out.graph.src = std::move(raw.src);
   out.graph.dst = std::move(raw.dst);
   out.graph.weights = std::move(raw.weights);
-  out.graph.original_ids.resize(nodes);
-  for (std::uint64_t v = 0; v < nodes; ++v) out.graph.original_ids[v] = v + 1;
+  out.graph.original_ids = one_based_ids(nodes);
   return out;
 }
 

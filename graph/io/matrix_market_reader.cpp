@@ -10,6 +10,7 @@
 #include "graph/io/detail/fields.hpp"
 #include "graph/io/detail/raw_edges.hpp"
 #include "graph/io/detail/readers.hpp"
+#include "graph/relabel.hpp"
 
 namespace graphkit::detail {
 namespace {
@@ -182,8 +183,7 @@ loaded_graph read_matrix_market(const std::string& path, text_buffer&& file_text
   out.graph.directed = !h.symmetric;
   out.graph.src = std::move(raw.src);
   out.graph.dst = std::move(raw.dst);
-  out.graph.original_ids.resize(h.rows);
-  for (std::uint64_t v = 0; v < h.rows; ++v) out.graph.original_ids[v] = v + 1;
+  out.graph.original_ids = one_based_ids(h.rows);
   if (non_integral) {
     out.warnings.push_back(path + ": real values are not all integers; weights ignored (unweighted graph)");
   } else {

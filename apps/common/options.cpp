@@ -174,6 +174,7 @@ built_graph build_input(input_edges&& g, const common_options& o, clean_options 
       out.device = build_csr_device(std::move(d), rules, stats);
       out.host.num_vertices = out.device.num_vertices;
       out.host.directed = out.device.directed;
+      nvtx_range range("graphkit::build: offsets to the host");
       out.host.offsets = download(out.device.offsets);
     } else {
       stats = clean(g.host, rules);

@@ -366,6 +366,7 @@ device_csr build_csr_device(device_edges&& g, const clean_options& options, clea
     GRAPHKIT_CHECK_LAUNCH();
     base += count;
   }
+  nvtx_range join_range("graphkit::build: inputs freed, CSR parts joined");
   g = {};
   keys = {}, keys_alt = {}, weights = {}, weights_alt = {};
   out.targets = joined(target_parts, base);

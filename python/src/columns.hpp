@@ -6,9 +6,12 @@
 // array alive.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <sstream>
 #include <span>
 #include <string>
@@ -88,10 +91,64 @@ inline constexpr bool viewable = sizeof(S) == sizeof(T) && std::is_integral_v<S>
 
 }  // namespace detail
 
-/// The column as T. `accepts(double-or-integer value)` says whether a value is
-/// allowed; `expected` words the rule for the message. Parallel over the host's cores.
-template <class T, class Accept>
-column<T> to_column(const raw_column& c, Accept&& accepts, const std::string& expected) {
+/// What a column's values must be: `accepts(value)` (any numpy element type)
+/// and the rule in words, for the message that names the first value that
+/// breaks it.
+struct vertex_ids {
+  vertex_t n;
+  template <class V>
+  bool operator()(V v) const {
+    if constexpr (std::is_floating_point_v<V>) return false;
+    else if constexpr (std::is_signed_v<V>) return v >= 0 && static_cast<std::uint64_t>(v) < n;
+    else return static_cast<std::uint64_t>(v) < n;
+  }
+  [[nodiscard]] std::string expected() const { return "vertex ids must be integers in [0, " + std::to_string(n) + ")"; }
+};
+
+/// Integers (integral floats are taken) that fit graphkit's 32-bit weights;
+/// non-negative where `nonnegative` (shortest paths).
+struct integer_weights {
+  bool nonnegative;
+  template <class V>
+  bool operator()(V v) const {
+    const double d = static_cast<double>(v);
+    if constexpr (std::is_floating_point_v<V>)
+      if (std::floor(d) != d) return false;  // also NaN
+    return d >= (nonnegative ? 0.0 : -2147483648.0) && d <= 2147483647.0;
+  }
+  [[nodiscard]] std::string expected() const {
+    return nonnegative ? "shortest paths need integer weights in [0, 2^31)"
+                       : "weights must be integers in [-2^31, 2^31)";
+  }
+};
+
+/// CSR offsets: non-negative integers (monotony is checked by the caller).
+struct offset_values {
+  template <class V>
+  bool operator()(V v) const {
+    if constexpr (std::is_floating_point_v<V>) return false;
+    else if constexpr (std::is_signed_v<V>) return v >= 0;
+    else return true;
+  }
+  [[nodiscard]] std::string expected() const { return "CSR offsets must be non-negative integers"; }
+};
+
+namespace detail {
+
+/// The input_error for element i of `c`, which breaks `rule`.
+template <class S, class Rule>
+input_error broken_rule(const raw_column& c, const S* in, std::size_t i, const Rule& rule) {
+  std::ostringstream value;
+  value << +in[i];
+  return input_error(c.name + "[" + std::to_string(i) + "] = " + value.str() + ": " + rule.expected());
+}
+
+}  // namespace detail
+
+/// The column as T on the host, every value checked against `rule`.
+/// Parallel over the host's cores.
+template <class T, class Rule>
+column<T> to_column(const raw_column& c, const Rule& rule) {
   column<T> out;
   detail::visit(c, [&](const auto* in) {
     using S = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
@@ -103,62 +160,57 @@ column<T> to_column(const raw_column& c, Accept&& accepts, const std::string& ex
     graphkit::detail::parallel_parts(parts, [&](std::size_t p) {
       const auto [begin, end] = graphkit::detail::part_range(c.size, parts, p);
       for (std::size_t i = begin; i < end; ++i) {
-        if (!accepts(in[i])) {
+        if (!rule(in[i])) {
           first_bad[p] = i;
           return;
         }
         if constexpr (!view) converted[i] = static_cast<T>(in[i]);
       }
     });
-    for (const std::size_t i : first_bad) {
-      if (i == c.size) continue;
-      std::ostringstream value;
-      value << +in[i];
-      throw input_error(c.name + "[" + std::to_string(i) + "] = " + value.str() + ": " + expected);
-    }
+    for (const std::size_t i : first_bad)
+      if (i != c.size) throw detail::broken_rule(c, in, i, rule);
     if constexpr (view) out.values = {reinterpret_cast<const T*>(in), c.size};
     else out.values = out.converted;
   });
   return out;
 }
 
-/// Vertex ids in [0, n).
-inline column<vertex_t> vertex_column(const raw_column& c, vertex_t n) {
-  return to_column<vertex_t>(
-      c,
-      [n](auto v) {
-        if constexpr (std::is_floating_point_v<decltype(v)>) return false;
-        else if constexpr (std::is_signed_v<decltype(v)>) return v >= 0 && static_cast<std::uint64_t>(v) < n;
-        else return static_cast<std::uint64_t>(v) < n;
-      },
-      "vertex ids must be integers in [0, " + std::to_string(n) + ")");
+/// The column as T on the device, checked and converted by the transfer
+/// lanes as they fill their pinned chunks (fill_device): no converted host
+/// copy, whose fresh pages were most of a CSR call's cost, and one pass over
+/// the numpy memory instead of a check, a conversion and a copy.
+template <class T, class Rule>
+device_buffer<T> to_device_column(const raw_column& c, const Rule& rule) {
+  device_buffer<T> out(c.size);
+  detail::visit(c, [&](const auto* in) {
+    std::atomic<std::size_t> first_bad{c.size};
+    fill_device(out.data(), out.bytes(), [&](char* chunk, std::size_t at, std::size_t len) {
+      // A lane's share may start or end inside an element: those bytes are
+      // copied one by one, the elements wholly inside at once.
+      const std::size_t first = at / sizeof(T), last = (at + len + sizeof(T) - 1) / sizeof(T);
+      for (std::size_t i = first; i < last; ++i) {
+        if (!rule(in[i])) {
+          std::size_t seen = first_bad.load(std::memory_order_relaxed);
+          while (i < seen && !first_bad.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+          }
+          return;  // the call throws: the rest of the chunk does not matter
+        }
+        const T value = static_cast<T>(in[i]);
+        const std::size_t from = std::max(at, i * sizeof(T)), to = std::min(at + len, (i + 1) * sizeof(T));
+        if (to - from == sizeof(T)) std::memcpy(chunk + (from - at), &value, sizeof(T));
+        else
+          std::memcpy(chunk + (from - at), reinterpret_cast<const char*>(&value) + (from - i * sizeof(T)), to - from);
+      }
+    });
+    if (const std::size_t i = first_bad.load(); i != c.size) throw detail::broken_rule(c, in, i, rule);
+  });
+  return out;
 }
 
-/// Weights: integers (integral floats are taken) that fit graphkit's 32-bit
-/// weights; non-negative where `nonnegative` (shortest paths).
+inline column<vertex_t> vertex_column(const raw_column& c, vertex_t n) { return to_column<vertex_t>(c, vertex_ids{n}); }
 inline column<weight_t> weight_column(const raw_column& c, bool nonnegative) {
-  const double low = nonnegative ? 0.0 : -2147483648.0;
-  return to_column<weight_t>(
-      c,
-      [low](auto v) {
-        const double d = static_cast<double>(v);
-        if constexpr (std::is_floating_point_v<decltype(v)>)
-          if (std::floor(d) != d) return false;  // also NaN
-        return d >= low && d <= 2147483647.0;
-      },
-      nonnegative ? "shortest paths need integer weights in [0, 2^31)" : "weights must be integers in [-2^31, 2^31)");
+  return to_column<weight_t>(c, integer_weights{nonnegative});
 }
-
-/// CSR offsets: non-negative integers (monotony is checked by the caller).
-inline column<edge_t> offset_column(const raw_column& c) {
-  return to_column<edge_t>(
-      c,
-      [](auto v) {
-        if constexpr (std::is_floating_point_v<decltype(v)>) return false;
-        else if constexpr (std::is_signed_v<decltype(v)>) return v >= 0;
-        else return true;
-      },
-      "CSR offsets must be non-negative integers");
-}
+inline column<edge_t> offset_column(const raw_column& c) { return to_column<edge_t>(c, offset_values{}); }
 
 }  // namespace graphkit::python

@@ -87,21 +87,19 @@ apps::built_graph load_csr(const graph_input& in, const apps::common_options& o,
     if (in.weighted && in.weights.size != in.second.size)
       throw input_error("data has " + std::to_string(in.weights.size) + " values for " +
                         std::to_string(in.second.size) + " indices");
-    column<vertex_t> targets = vertex_column(in.second, n);
-    column<weight_t> weights;
-    if (in.weighted) weights = weight_column(in.weights, true);
     out.host.num_vertices = n;
     out.host.directed = true;
     out.host.offsets = offsets.take();
     if (o.device == "gpu") {
+      // Checked and converted on their way through the pinned lanes.
       out.device.num_vertices = n;
       out.device.directed = true;
       out.device.offsets = upload(std::span<const edge_t>(out.host.offsets));
-      out.device.targets = upload(targets.values);
-      if (!weights.values.empty()) out.device.weights = upload(weights.values);
+      out.device.targets = to_device_column<vertex_t>(in.second, vertex_ids{n});
+      if (in.weighted) out.device.weights = to_device_column<weight_t>(in.weights, integer_weights{true});
     } else {
-      out.host.targets = targets.take();
-      out.host.weights = weights.take();
+      out.host.targets = vertex_column(in.second, n).take();
+      if (in.weighted) out.host.weights = weight_column(in.weights, true).take();
     }
   }
   r.set("input", std::string("CSR arrays"));

@@ -101,6 +101,28 @@ def test_scipy_csr_direct(device, rng):
     np.testing.assert_array_equal(und, csgraph.dijkstra(mat, directed=False, indices=sources[0]))
 
 
+def test_scipy_csr_values_checked_on_every_path(device):
+    # Large enough for several transfer lanes, whose shares of a converted
+    # column (an odd byte count) start inside elements: the first bad value
+    # is still the one named, on the GPU as on the CPU.
+    n, m = 1000, 3_000_001
+    rng = np.random.default_rng(3)
+    indptr = np.linspace(0, m, n + 1).astype(np.int64)
+    indices = rng.integers(0, n, m).astype(np.int32)
+    data = rng.integers(1, 100, m).astype(np.float64)
+    mat = sp.csr_matrix((data, indices, indptr), shape=(n, n))
+    np.testing.assert_array_equal(gk.sssp(mat, 0, device=device), csgraph.dijkstra(mat, directed=True, indices=0))
+    mat.data[2_500_001] = 2.5
+    mat.data[2_700_000] = -1.0
+    with pytest.raises(gk.InputError, match=r"data\[2500001\] = 2.5: shortest paths need integer weights"):
+        gk.sssp(mat, 0, device=device)
+    mat.data[2_500_001] = 3.0
+    mat.data[2_700_000] = 4.0
+    mat.indices[1_234_567] = n  # past scipy's own check, made at construction
+    with pytest.raises(gk.InputError, match=r"indices\[1234567\] = 1000: vertex ids must be integers in \[0, 1000\)"):
+        gk.sssp(mat, 0, device=device)
+
+
 def test_skewed_star_and_unreachable(device):
     # A hub with 10^4 spokes, a chain, and an island that nothing reaches.
     n = 10_003

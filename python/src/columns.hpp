@@ -184,35 +184,41 @@ device_buffer<T> to_device_column(const raw_column& c, const Rule& rule) {
   device_buffer<T> out(c.size);
   detail::visit(c, [&](const auto* in) {
     std::atomic<std::size_t> first_bad{c.size};
-    fill_device(out.data(), out.bytes(), [&](char* chunk, std::size_t at, std::size_t len) {
-      // Elements [whole_begin, whole_end) lie wholly in the chunk: checked in
-      // one branch-free pass (the rare bad column is then searched for its
-      // first bad value), then converted into place. A lane's share may
-      // start or end inside an element: those bytes are copied one by one.
-      constexpr std::size_t kSize = sizeof(T);
-      const std::size_t whole_begin = (at + kSize - 1) / kSize, whole_end = (at + len) / kSize;
-      const std::size_t first = at / kSize, last = (at + len + kSize - 1) / kSize;
-      bool all_good = true;
-      for (std::size_t i = first; i < last; ++i) all_good &= rule(in[i]);
-      if (!all_good) {
-        std::size_t i = first;
-        while (rule(in[i])) ++i;
-        std::size_t seen = first_bad.load(std::memory_order_relaxed);
-        while (i < seen && !first_bad.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
-        }
-        return;  // the call throws: the rest of the chunk does not matter
-      }
-      for (std::size_t i = whole_begin; i < whole_end; ++i) {
-        const T value = static_cast<T>(in[i]);
-        std::memcpy(chunk + (i * kSize - at), &value, kSize);
-      }
-      for (const std::size_t i : {first, last - 1}) {  // the partial ones, if any
-        if (i >= whole_begin && i < whole_end) continue;
-        const T value = static_cast<T>(in[i]);
-        const std::size_t from = std::max(at, i * kSize), to = std::min(at + len, (i + 1) * kSize);
-        std::memcpy(chunk + (from - at), reinterpret_cast<const char*>(&value) + (from - i * kSize), to - from);
-      }
-    });
+    // Converting, not the link, sets the pace here: a lane per core.
+    transfer_options lanes;
+    lanes.threads = std::min(16u, graphkit::detail::host_threads());
+    fill_device(
+        out.data(), out.bytes(),
+        [&](char* chunk, std::size_t at, std::size_t len) {
+          // Elements [whole_begin, whole_end) lie wholly in the chunk: checked in
+          // one branch-free pass (the rare bad column is then searched for its
+          // first bad value), then converted into place. A lane's share may
+          // start or end inside an element: those bytes are copied one by one.
+          constexpr std::size_t kSize = sizeof(T);
+          const std::size_t whole_begin = (at + kSize - 1) / kSize, whole_end = (at + len) / kSize;
+          const std::size_t first = at / kSize, last = (at + len + kSize - 1) / kSize;
+          bool all_good = true;
+          for (std::size_t i = first; i < last; ++i) all_good &= rule(in[i]);
+          if (!all_good) {
+            std::size_t i = first;
+            while (rule(in[i])) ++i;
+            std::size_t seen = first_bad.load(std::memory_order_relaxed);
+            while (i < seen && !first_bad.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+            }
+            return;  // the call throws: the rest of the chunk does not matter
+          }
+          for (std::size_t i = whole_begin; i < whole_end; ++i) {
+            const T value = static_cast<T>(in[i]);
+            std::memcpy(chunk + (i * kSize - at), &value, kSize);
+          }
+          for (const std::size_t i : {first, last - 1}) {  // the partial ones, if any
+            if (i >= whole_begin && i < whole_end) continue;
+            const T value = static_cast<T>(in[i]);
+            const std::size_t from = std::max(at, i * kSize), to = std::min(at + len, (i + 1) * kSize);
+            std::memcpy(chunk + (from - at), reinterpret_cast<const char*>(&value) + (from - i * kSize), to - from);
+          }
+        },
+        lanes);
     if (const std::size_t i = first_bad.load(); i != c.size) throw detail::broken_rule(c, in, i, rule);
   });
   return out;

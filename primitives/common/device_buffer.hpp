@@ -39,6 +39,13 @@ inline device_memory_usage device_memory_in_use() noexcept {
   return {detail::g_device_bytes.load(std::memory_order_relaxed),
           detail::g_device_peak.load(std::memory_order_relaxed)};
 }
+/// Starts the peak over from what is in use now, so that a step's own peak
+/// can be measured (the memory-rule tests do); returns the usage before.
+inline device_memory_usage restart_device_memory_peak() noexcept {
+  const device_memory_usage before = device_memory_in_use();
+  detail::g_device_peak.store(before.current, std::memory_order_relaxed);
+  return before;
+}
 
 /// Thrown when the device cannot hold what was asked for.
 class device_memory_error : public resource_error {

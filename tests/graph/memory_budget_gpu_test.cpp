@@ -27,11 +27,6 @@ namespace {
 
 constexpr const char* kSpec = "rmat:18";
 
-/// device_memory_in_use().peak from here on: the counter keeps the process's
-/// high-water mark (earlier tests in the same process included), so the test
-/// brings it down to what is held now.
-void restart_peak() { detail::g_device_peak.store(device_memory_in_use().current); }
-
 std::size_t csr_bytes(const device_csr& g) { return g.offsets.bytes() + g.targets.bytes() + g.weights.bytes(); }
 
 /// Checks the peak beyond `csr` against the rule for `input_edges`, and prints
@@ -77,7 +72,7 @@ TEST(MemoryBudgetGpu, BuildOfGeneratedRmatStaysWithinTheRule) {
     std::optional<device_edges> made = generate_on_gpu(kSpec, seed);
     ASSERT_TRUE(made.has_value());
     const std::size_t m = made->num_edges();
-    restart_peak();
+    (void)restart_device_memory_peak();  // earlier tests raised the process high-water mark
     clean_stats stats;
     const device_csr got = build_csr_device(std::move(*made), o, stats);
     expect_within_rule(std::string(kSpec) + " build, " + c.name, got, m);
@@ -98,7 +93,7 @@ TEST(MemoryBudgetGpu, LoadAndBuildOfAnMtxFileStayWithinTheRule) {
   clean(host, o);
   const csr_graph want = to_csr(std::move(host));
 
-  restart_peak();
+  (void)restart_device_memory_peak();  // earlier tests raised the process high-water mark
   gpu_load_options lo;
   lo.min_bytes = 0;
   std::optional<device_loaded> loaded = load_on_gpu(path, lo);

@@ -21,11 +21,12 @@ struct csr_graph {
   bool directed = true;
   std::vector<original_id_t> original_ids;
 
-  /// From the offsets, so that a copy holding only the offsets (the GPU
-  /// path's host shape, see has_adjacency) still knows its size.
+  /// From the offsets, so that a copy holding only the offsets (a shape of
+  /// the GPU path's host side, see has_adjacency) still knows its size.
   [[nodiscard]] edge_t num_edges() const noexcept { return offsets.back(); }
-  /// False for the GPU path's host shape: offsets and original ids, with the
-  /// neighbour lists and weights left on the device.
+  /// False for the GPU path's host shape (apps::built_graph): at most the
+  /// offsets and original ids, with the neighbour lists and weights left on
+  /// the device.
   [[nodiscard]] bool has_adjacency() const noexcept { return targets.size() == num_edges(); }
   [[nodiscard]] bool weighted() const noexcept { return !weights.empty(); }
   [[nodiscard]] edge_t degree(vertex_t v) const noexcept { return offsets[v + 1] - offsets[v]; }

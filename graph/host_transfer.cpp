@@ -30,7 +30,11 @@ struct lane {
   cudaStream_t stream = nullptr;
 };
 
-unsigned default_lanes() { return std::min(8u, detail::host_threads()); }
+/// 16 lanes: a page-cached file reached the device at 44.5 GB/s through 16
+/// and 27.6 through 8 in one run on the H100 host (12.1 against 19.5 ms for
+/// 512 MiB; 11.9 against 12.5 in another): each lane's memcpy from the page
+/// cache sets its pace, so more lanes read faster.
+unsigned default_lanes() { return std::min(16u, detail::host_threads()); }
 
 /// The process's pinned chunks: one block of host memory, faulted in first
 /// and then registered with CUDA. Pinning fresh memory (cudaHostAlloc) costs

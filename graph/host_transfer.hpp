@@ -25,7 +25,7 @@
 namespace graphkit {
 
 struct transfer_options {
-  unsigned threads = 0;  ///< host threads; 0: min(8, hardware threads)
+  unsigned threads = 0;  ///< host threads; 0: min(16, hardware threads)
   /// Per pinned chunk; two per thread. Fresh pinned memory costs ~0.75 ms
   /// per MiB on the H100 host (mostly faulting the pages in; 256 MiB took
   /// 140 ms of a 0.7 s run), so the pool stays small: 2 MiB chunks still
@@ -40,7 +40,7 @@ struct transfer_options {
 /// Starts faulting in the pinned pool's host memory (for `options`' lanes
 /// and chunks) on another thread, without a CUDA call: call it before the
 /// CUDA context exists, and the first transfer only registers the memory
-/// (~3 ms for the default 32 MiB on the H100 host, against ~25 ms to pin it
+/// (~3 ms per 32 MiB on the H100 host, against ~25 ms to pin it
 /// fresh).
 void prepare_staging(const transfer_options& options = {});
 

@@ -174,23 +174,32 @@ built_graph build_input(input_edges&& g, const common_options& o, clean_options 
       out.device = build_csr_device(std::move(d), rules, stats);
       out.host.num_vertices = out.device.num_vertices;
       out.host.directed = out.device.directed;
-      nvtx_range range("graphkit::build: offsets to the host");
-      out.host.offsets = download(out.device.offsets);
+      out.stored_edges = out.device.num_edges();
     } else {
       stats = clean(g.host, rules);
       out.host = to_csr(std::move(g.host));
+      out.stored_edges = out.host.num_edges();
     }
   }
   const csr_graph& csr = out.host;
   r.set("vertices", std::uint64_t{csr.num_vertices});
-  r.set("edges (stored)", std::uint64_t{csr.num_edges()});
+  r.set("edges (stored)", std::uint64_t{out.stored_edges});
   r.set("directed", std::string(csr.directed ? "yes" : "no"));
   if (rules.drop_self_loops) r.set("self-loops removed", std::uint64_t{stats.self_loops_removed});
   if (rules.drop_duplicates) r.set("duplicates removed", std::uint64_t{stats.duplicates_removed});
   return out;
 }
 
+void built_graph::fetch_offsets() {
+  if (host.offsets.size() == std::size_t{host.num_vertices} + 1) return;
+  GRAPHKIT_EXPECTS(device.offsets.size() == std::size_t{host.num_vertices} + 1,
+                   "built_graph: the device CSR was handed on before fetch_offsets");
+  nvtx_range range("graphkit::build: offsets to the host");
+  host.offsets = download(device.offsets);
+}
+
 void built_graph::fetch_adjacency() {
+  fetch_offsets();
   if (host.has_adjacency()) return;
   GRAPHKIT_EXPECTS(device.num_edges() == host.num_edges(),
                    "built_graph: the device CSR was handed on before fetch_adjacency");

@@ -79,13 +79,19 @@ coo_graph load_input(const common_options& options, report& r, input_info& info,
 /// What the build phase hands an app. On the CPU path `host` is the whole
 /// CSR. On the GPU path the CSR stays where the GPU build made it, in
 /// `device`, for the solver to take without a round trip through the host;
-/// `host` holds its shape (offsets, original ids) until fetch_adjacency().
+/// `host` holds only its vertex count, direction and original ids until
+/// fetch_offsets() or fetch_adjacency() (R-MAT 21's offsets cost 7-9 ms to
+/// bring down, which `sssp --source S` and `tricount` never read).
 struct built_graph {
   csr_graph host;
   device_csr device;
+  edge_t stored_edges = 0;  ///< arcs in the CSR, wherever it is
 
-  /// Copies the neighbour lists and weights down into `host` (for the
-  /// oracles); on the GPU path, call it before the solver takes `device`.
+  /// Copies the offsets down into `host` (for degrees, random sources); on
+  /// the GPU path, call it before the solver takes `device`.
+  void fetch_offsets();
+  /// Copies the offsets, neighbour lists and weights down into `host` (for
+  /// the oracles); on the GPU path, call it before the solver takes `device`.
   void fetch_adjacency();
 };
 

@@ -40,6 +40,7 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
   check_weights(edges.host, o, info);
   apps::built_graph built = apps::build_input(std::move(edges), o, {}, r);
   if (o.validate || !on_gpu) built.fetch_adjacency();  // the oracles read the host copy
+  else if (!source) built.fetch_offsets();             // random sources are vertices with edges
   const csr_graph& g = built.host;
   const std::vector<vertex_t> sources =
       source ? std::vector<vertex_t>{apps::dense_vertex_id(g, *source)} : pick_sources(g, source_count, o.seed);
@@ -49,7 +50,7 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
   result cpu_result;  // the CPU path's last solve
   if (on_gpu) {
     apps::phase_timer timer(r, "upload");  // the CSR is on the device already: the solver's own set-up
-    solver = std::make_unique<gpu_solver>(std::move(built.device), g.offsets);
+    solver = std::make_unique<gpu_solver>(std::move(built.device));
     solver->tune(tuning);
     if (apps::warm_up_wanted(o)) solver->solve(sources[0], delta, stats);  // module loads, first touches
   }

@@ -82,6 +82,8 @@ std::uint64_t heuristic_delta(const graph_profile& p);
 std::uint32_t auto_relax_depth(const graph_profile& p);
 /// The profile of a graph of `num_vertices` from its CSR offsets and the sum of its weights.
 graph_profile profile_of(vertex_t num_vertices, std::span<const edge_t> offsets, double weight_sum);
+/// The same from its sums: arcs, squared out-degrees (exact) and weights.
+graph_profile profile_from_sums(vertex_t num_vertices, edge_t edges, std::uint64_t squared_degrees, double weight_sum);
 
 /// What one GPU run did, for the report.
 /// The vertices a solve reached, and the sum of their out-degrees: the edges
@@ -112,9 +114,9 @@ class gpu_solver {
  public:
   /// Uploads `g`.
   explicit gpu_solver(const csr_graph& g);
-  /// Takes a CSR already on the device (the GPU build's); `host_offsets` is
-  /// its offsets array on the host, for the default delta.
-  gpu_solver(device_csr&& g, std::span<const edge_t> host_offsets);
+  /// Takes a CSR already on the device (the GPU build's); the default delta's
+  /// degree profile is taken there too, so no host copy is needed.
+  explicit gpu_solver(device_csr&& g);
   ~gpu_solver();
   gpu_solver(const gpu_solver&) = delete;
   gpu_solver& operator=(const gpu_solver&) = delete;

@@ -112,8 +112,11 @@ std::uint64_t wedges(const csr_graph& g) {
 }
 
 double global_clustering(const csr_graph& g, std::uint64_t triangles) {
-  const std::uint64_t w = wedges(g);
-  return w == 0 ? 0.0 : 3.0 * static_cast<double>(triangles) / static_cast<double>(w);
+  return global_clustering_of(wedges(g), triangles);
+}
+
+double global_clustering_of(std::uint64_t wedges, std::uint64_t triangles) {
+  return wedges == 0 ? 0.0 : 3.0 * static_cast<double>(triangles) / static_cast<double>(wedges);
 }
 
 }  // namespace graphkit::tricount

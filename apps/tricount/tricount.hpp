@@ -68,6 +68,10 @@ struct gpu_stats {
   [[nodiscard]] double count_seconds() const { return light_seconds + heavy_seconds; }
 };
 
+/// wedges() of a CSR on the device, from its degrees there: (sum of d^2 -
+/// arcs) / 2, with no host copy of the offsets.
+std::uint64_t wedges(const device_csr& g);
+
 /// Exact triangle counting on the GPU. Construction uploads the (symmetric,
 /// simple) graph; run() orients it, classifies vertices and counts.
 class gpu_counter {
@@ -95,5 +99,8 @@ std::uint64_t wedges(const csr_graph& g);
 
 /// Global clustering coefficient (transitivity): 3 * triangles / wedges.
 double global_clustering(const csr_graph& g, std::uint64_t triangles);
+/// The same from the wedge count (on the GPU path: (sum_squared_degrees -
+/// arcs) / 2 from the device CSR, with no host offsets).
+double global_clustering_of(std::uint64_t wedges, std::uint64_t triangles);
 
 }  // namespace graphkit::tricount

@@ -1,5 +1,7 @@
-// to_csr_on_gpu (the build without cleaning) and the device weight summary.
+// to_csr_on_gpu (the build without cleaning), and the device CSR's weight
+// and degree summaries.
 #include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform_reduce.h>
 
 #include <limits>
@@ -30,6 +32,25 @@ struct combine_triples {
 };
 
 }  // namespace
+
+namespace {
+struct squared_degree {
+  const edge_t* offsets;
+  __device__ std::uint64_t operator()(vertex_t v) const {
+    const std::uint64_t d = offsets[v + 1] - offsets[v];
+    return d * d;
+  }
+};
+}  // namespace
+
+std::uint64_t sum_squared_degrees(const device_csr& g) {
+  if (g.num_vertices == 0) return 0;
+  const std::uint64_t sum = thrust::transform_reduce(
+      thrust::device, thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(g.num_vertices),
+      squared_degree{g.offsets.data()}, std::uint64_t{0}, cuda::std::plus<std::uint64_t>{});
+  GRAPHKIT_CHECK_LAUNCH();
+  return sum;
+}
 
 weight_summary summarize_weights(const device_csr& g) {
   const edge_t m = g.num_edges();

@@ -74,6 +74,11 @@ struct weight_summary {
 };
 weight_summary summarize_weights(const device_csr& g);
 
+/// The sum over vertices of the squared out-degree, exact: the degree
+/// moment SSSP's default delta and the clustering coefficient's wedges need,
+/// without a host copy of the offsets.
+std::uint64_t sum_squared_degrees(const device_csr& g);
+
 /// Copies between the host and the device forms (the host graph's
 /// original_ids stay where they are).
 device_edges to_device(const coo_graph& g);

@@ -122,6 +122,7 @@ py::dict run_sssp(const graph_input& in, const std::vector<original_id_t>& sourc
     }
     check_interrupt();
     if (o.validate || !on_gpu) built.fetch_adjacency();  // the oracles read the host copy
+    else if (source_ids.empty()) built.fetch_offsets();  // random sources are vertices with edges
     const csr_graph& g = built.host;
     if (source_ids.empty()) {
       sources = sssp::pick_sources(g, random_sources, o.seed);
@@ -139,7 +140,7 @@ py::dict run_sssp(const graph_input& in, const std::vector<original_id_t>& sourc
     sssp::gpu_stats stats;
     if (on_gpu) {
       apps::phase_timer timer(r, "upload");  // the CSR is on the device already: the solver's own set-up
-      solver = std::make_unique<sssp::gpu_solver>(std::move(built.device), g.offsets);
+      solver = std::make_unique<sssp::gpu_solver>(std::move(built.device));
     }
     double validate_seconds = 0;
     for (std::size_t s = 0; s < sources.size(); ++s) {
@@ -218,10 +219,12 @@ py::dict run_triangles(const graph_input& in, bool per_vertex, const std::string
     check_interrupt();
     if (o.validate || !on_gpu) built.fetch_adjacency();
     const csr_graph& g = built.host;
+    std::uint64_t wedge_count = 0;
     if (on_gpu) {
       std::unique_ptr<tricount::gpu_counter> counter;
       {
         apps::phase_timer timer(r, "upload");
+        wedge_count = tricount::wedges(built.device);  // before the counter takes the CSR
         counter = std::make_unique<tricount::gpu_counter>(std::move(built.device));
       }
       tricount::gpu_stats stats;
@@ -231,6 +234,7 @@ py::dict run_triangles(const graph_input& in, bool per_vertex, const std::string
       r.set("method (light / heavy vertices)",
             std::string(tricount::method_name(stats.light_method)) + " / " + tricount::method_name(stats.heavy_method));
     } else {
+      wedge_count = tricount::wedges(g);
       const auto start = std::chrono::steady_clock::now();
       res = tricount::run_reference(g, per_vertex);
       r.add_phase("run", seconds_since(start));
@@ -244,7 +248,7 @@ py::dict run_triangles(const graph_input& in, bool per_vertex, const std::string
       r.set("validated against", std::string(use_boost ? "Boost.Graph" : "multithreaded merge count"));
     }
     r.set("device", on_gpu ? std::string("gpu (oriented)") : std::string("cpu (Boost.Graph num_triangles_on_vertex)"));
-    r.set("global clustering", tricount::global_clustering(g, res.triangles));
+    r.set("global clustering", tricount::global_clustering_of(wedge_count, res.triangles));
     ids = std::move(built.host.original_ids);
   }
   py::dict out;

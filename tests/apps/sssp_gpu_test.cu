@@ -214,13 +214,14 @@ TEST(SsspGpu, SolverOnTheGpuBuildsCsrMatchesTheUploadingOne) {
   assign_random_weights(coo, seed);
   const csr_graph g = to_csr(std::move(coo));
   gpu_solver uploading(g);
-  gpu_solver taking(to_device(g), g.offsets);  // as the apps hand over the GPU build's CSR
+  gpu_solver taking(to_device(g));  // as the apps hand over the GPU build's CSR
   gpu_stats a, b;
   const vertex_t source = static_cast<vertex_t>(seed % g.num_vertices);
   const result want = uploading.run(source, {}, a);
   const result got = taking.run(source, {}, b);
   EXPECT_EQ(got.distances, want.distances);
   EXPECT_EQ(b.delta_first, a.delta_first);
+  EXPECT_EQ(b.delta_first, heuristic_delta(g));  // the device's degree profile is the host's
   EXPECT_EQ(b.distance_bits, a.distance_bits);
   const apps::verification v = verify(g, run_reference(g, source), got);
   EXPECT_TRUE(v.passed()) << v.mismatches << " mismatches";

@@ -99,9 +99,14 @@ __global__ void __launch_bounds__(detail::kBlock) delta_stepping_kernel(detail::
 
 }  // namespace
 
+/// profile_of() from the device CSR: the solver needs no host offsets.
+graph_profile device_profile(const device_csr& g, double weight_sum) {
+  nvtx_range range("graphkit::sssp set-up: degree profile");
+  return profile_from_sums(g.num_vertices, g.num_edges(), sum_squared_degrees(g), weight_sum);
+}
+
 struct gpu_solver::state {
-  /// `g` on the device; `offsets` its host copy, for the default delta.
-  state(device_csr&& g, std::span<const edge_t> offsets, const weight_summary& weights)
+  state(device_csr&& g, const weight_summary& weights)
       : graph(std::move(g)),
         n(std::max<std::size_t>(graph.num_vertices, 1)),
         narrow(distances_fit_32_bits(graph.num_vertices, weights.max)),
@@ -114,8 +119,9 @@ struct gpu_solver::state {
         masks(3 * mask_words),
         ctl(1),
         counters(3),
-        profile(profile_of(graph.num_vertices, offsets, weights.sum)),
+        profile(device_profile(graph, weights.sum)),
         heuristic(heuristic_delta(profile)) {
+    nvtx_range range("graphkit::sssp set-up: kernel limits");
     int device = 0, cooperative = 0, sms = 0, per_sm = 0;
     GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
     GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
@@ -266,20 +272,24 @@ struct gpu_solver::state {
   }
 };
 
-graph_profile profile_of(vertex_t num_vertices, std::span<const edge_t> offsets, double weight_sum) {
+graph_profile profile_from_sums(vertex_t num_vertices, edge_t edges, std::uint64_t squared_degrees, double weight_sum) {
   graph_profile p;
-  p.edges = static_cast<double>(offsets.back());
+  p.edges = static_cast<double>(edges);
   if (p.edges == 0) return p;
   p.mean_weight = weight_sum / p.edges;
   const double n = num_vertices;
   p.mean_degree = p.edges / n;
-  double squares = 0;
+  p.rms_degree = std::sqrt(static_cast<double>(squared_degrees) / n);
+  return p;
+}
+
+graph_profile profile_of(vertex_t num_vertices, std::span<const edge_t> offsets, double weight_sum) {
+  std::uint64_t squares = 0;  // exact, as device_profile's
   for (vertex_t v = 0; v < num_vertices; ++v) {
-    const auto d = static_cast<double>(offsets[v + 1] - offsets[v]);
+    const std::uint64_t d = offsets[v + 1] - offsets[v];
     squares += d * d;
   }
-  p.rms_degree = std::sqrt(squares / n);
-  return p;
+  return profile_from_sums(num_vertices, offsets.back(), squares, weight_sum);
 }
 
 std::uint64_t heuristic_delta(const csr_graph& g) {
@@ -310,14 +320,13 @@ std::uint32_t auto_relax_depth(const graph_profile& p) {
   return p.mean_degree <= 8 && p.rms_degree <= 2 * p.mean_degree ? 8 : 0;
 }
 
-gpu_solver::gpu_solver(const csr_graph& g) {
-  device_csr d = to_device(g);
-  const weight_summary weights = summarize_weights(d);
-  state_ = std::make_unique<state>(std::move(d), g.offsets, weights);
-}
-gpu_solver::gpu_solver(device_csr&& g, std::span<const edge_t> host_offsets) {
-  const weight_summary weights = summarize_weights(g);
-  state_ = std::make_unique<state>(std::move(g), host_offsets, weights);
+gpu_solver::gpu_solver(const csr_graph& g) : gpu_solver(to_device(g)) {}
+gpu_solver::gpu_solver(device_csr&& g) {
+  const weight_summary weights = [&] {
+    nvtx_range range("graphkit::sssp set-up: weight summary");
+    return summarize_weights(g);
+  }();
+  state_ = std::make_unique<state>(std::move(g), weights);
 }
 gpu_solver::~gpu_solver() = default;
 

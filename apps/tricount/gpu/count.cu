@@ -10,6 +10,7 @@
 #include "apps/tricount/gpu/intersect.cuh"
 #include "apps/tricount/gpu/orient.cuh"
 #include "apps/tricount/tricount.hpp"
+#include "graph/gpu/pipeline.hpp"
 #include "primitives/common/cuda_event.hpp"
 #include "primitives/common/error.hpp"
 #include "primitives/common/launch.hpp"
@@ -212,5 +213,7 @@ result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
   }
   return r;
 }
+
+std::uint64_t wedges(const device_csr& g) { return (sum_squared_degrees(g) - g.num_edges()) / 2; }
 
 }  // namespace graphkit::tricount

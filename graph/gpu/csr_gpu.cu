@@ -1,5 +1,5 @@
 // to_csr_on_gpu (the build without cleaning) and the device weight summary.
-#include <thrust/execution_policy.h>
+#include <thrust/system/cuda/execution_policy.h>
 #include <thrust/transform_reduce.h>
 
 #include <limits>
@@ -9,9 +9,9 @@
 
 namespace graphkit {
 
-device_csr to_csr_on_gpu(const coo_graph& g) {
+device_csr to_csr_on_gpu(const coo_graph& g, cudaStream_t stream) {
   clean_stats unused;
-  return build_csr_device(to_device(g), clean_options{}, unused);
+  return build_csr_device(to_device(g, stream), clean_options{}, unused, 0, stream);
 }
 
 namespace {
@@ -31,11 +31,11 @@ struct combine_triples {
 
 }  // namespace
 
-weight_summary summarize_weights(const device_csr& g) {
+weight_summary summarize_weights(const device_csr& g, cudaStream_t stream) {
   const edge_t m = g.num_edges();
   if (g.weights.empty() || m == 0) return {static_cast<double>(m), 1, 1};
   const weight_triple t = thrust::transform_reduce(
-      thrust::device, g.weights.data(), g.weights.data() + m, as_triple{},
+      thrust::cuda::par.on(stream), g.weights.data(), g.weights.data() + m, as_triple{},
       weight_triple{0.0, std::numeric_limits<weight_t>::max(), std::numeric_limits<weight_t>::min()},
       combine_triples{});
   GRAPHKIT_CHECK_LAUNCH();

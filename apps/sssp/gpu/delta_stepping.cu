@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(detail::kBlock) delta_stepping_kernel(detail::
 
 struct gpu_solver::state {
   /// `g` on the device; `offsets` its host copy, for the default delta.
-  state(device_csr&& g, std::span<const edge_t> offsets, const weight_summary& weights)
+  state(device_csr&& g, std::span<const edge_t> offsets, const weight_summary& weights, cudaStream_t s)
       : graph(std::move(g)),
         n(std::max<std::size_t>(graph.num_vertices, 1)),
         narrow(distances_fit_32_bits(graph.num_vertices, weights.max)),
@@ -115,12 +115,12 @@ struct gpu_solver::state {
         ctl(1),
         counters(3),
         profile(profile_of(graph.num_vertices, offsets, weights.sum)),
-        heuristic(heuristic_delta(profile)) {
-    int device = 0, cooperative = 0, sms = 0, per_sm = 0;
+        heuristic(heuristic_delta(profile)),
+        stream(s) {
+    int device = 0, cooperative = 0, per_sm = 0;
     GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
     GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
     if (cooperative == 0) throw error("sssp: the GPU does not support cooperative launches");
-    GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     if (narrow)
       GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delta_stepping_kernel<std::uint32_t>,
                                                                       detail::kBlock, 0));
@@ -128,7 +128,7 @@ struct gpu_solver::state {
       GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delta_stepping_kernel<gpu_distance>,
                                                                       detail::kBlock, 0));
     if (per_sm == 0) throw error("sssp: the solver kernel does not fit on one multiprocessor");
-    resident = static_cast<unsigned>(per_sm * sms);
+    resident = static_cast<unsigned>(per_sm) * device_sm_count();
     fits_small = narrow ? ready_small_kernel<std::uint32_t>(device) : ready_small_kernel<gpu_distance>(device);
     apply(solver_tuning{});
   }
@@ -193,7 +193,7 @@ struct gpu_solver::state {
   std::uint32_t relax_depth = 0;
   graph_profile profile;
   std::uint64_t heuristic;
-  cudaStream_t stream = nullptr;
+  cudaStream_t stream;  ///< every solve's kernels, copies and events
   cuda_event start, stop;
 
   template <class Dist>
@@ -239,8 +239,9 @@ struct gpu_solver::state {
           r.distances[v] = d[v] == unreached ? kUnreachable : static_cast<distance_t>(d[v]);
       });
     };
-    if (narrow) widen(download(dist32), std::uint32_t{UINT32_MAX});
-    else widen(download(dist64), detail::kGpuUnreachable);
+    const transfer_options copies = on_stream(stream);
+    if (narrow) widen(download(dist32, copies), std::uint32_t{UINT32_MAX});
+    else widen(download(dist64, copies), detail::kGpuUnreachable);
     return r;
   }
 
@@ -310,14 +311,10 @@ std::uint32_t auto_relax_depth(const graph_profile& p) {
   return p.mean_degree <= 8 && p.rms_degree <= 2 * p.mean_degree ? 8 : 0;
 }
 
-gpu_solver::gpu_solver(const csr_graph& g) {
-  device_csr d = to_device(g);
-  const weight_summary weights = summarize_weights(d);
-  state_ = std::make_unique<state>(std::move(d), g.offsets, weights);
-}
-gpu_solver::gpu_solver(device_csr&& g, std::span<const edge_t> host_offsets) {
-  const weight_summary weights = summarize_weights(g);
-  state_ = std::make_unique<state>(std::move(g), host_offsets, weights);
+gpu_solver::gpu_solver(const csr_graph& g, cudaStream_t stream) : gpu_solver(to_device(g, stream), g.offsets, stream) {}
+gpu_solver::gpu_solver(device_csr&& g, std::span<const edge_t> host_offsets, cudaStream_t stream) {
+  const weight_summary weights = summarize_weights(g, stream);
+  state_ = std::make_unique<state>(std::move(g), host_offsets, weights, stream);
 }
 gpu_solver::~gpu_solver() = default;
 

@@ -3,8 +3,8 @@
 // (earlier edges repeated, half of them reversed) over random 64-bit ids,
 // symmetrized, self-loops dropped. Every pipeline starts from the raw ids on
 // the host and ends with the clean edge list on the host; each phase is timed
-// (host clock around synchronous calls; of 3 trials after a warm-up, the one
-// of median GPU time) and the outputs are compared edge by edge. A third row
+// (host clock around synchronous calls; the median of 3 trials after a
+// warm-up, by the apps' trial loop) and the outputs are compared edge by edge. A third row
 // runs the thrust pipeline with graphkit's host transfers.
 #include <thrust/binary_search.h>
 #include <thrust/device_vector.h>
@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <random>
 
+#include "apps/common/trial_loop.hpp"
 #include "graph/detail/parallel.hpp"
 #include "graph/generate/generators.hpp"
 #include "graph/host_transfer.hpp"
@@ -176,16 +177,16 @@ clean_list run_thrust(const raw_list& r, phase_times& t, bool staged) {
   return out;
 }
 
-/// The run whose GPU time is the median (the upper middle of an even count):
-/// a whole run, so that its phases add up, where graphkit::median would mix runs.
+/// Each phase's median over the trials, after a warm-up (the apps' trial
+/// loop, apps/common/trial_loop.hpp); `result` is the last run's output.
 template <class Run>
 phase_times median_of(int trials, const raw_list& r, Run&& run, clean_list& result) {
-  phase_times warm;
-  result = run(r, warm);
-  std::vector<phase_times> all(trials);
-  for (auto& t : all) run(r, t);
-  std::sort(all.begin(), all.end(), [](const phase_times& a, const phase_times& b) { return a.gpu() < b.gpu(); });
-  return all[all.size() / 2];
+  const apps::trial_times times = apps::measure_trials(apps::trial_settings{trials}, 4, true, [&] {
+    phase_times t;
+    result = run(r, t);
+    return std::vector<double>{t.upload, t.relabel, t.dedup, t.download};
+  });
+  return {times.median_phase(0), times.median_phase(1), times.median_phase(2), times.median_phase(3)};
 }
 
 }  // namespace

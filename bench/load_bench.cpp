@@ -21,7 +21,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "apps/common/report.hpp"
+#include "apps/common/trial_loop.hpp"
 #include "graph/build.hpp"
 #include "graph/detail/parallel.hpp"
 #include "graph/generate/generators.hpp"
@@ -85,10 +85,11 @@ void fault_fresh_pages(std::size_t bytes) {
   (void)sink;
 }
 
+/// The apps' trial loop: a warm-up (page cache, first touch of the
+/// allocator's pools) where more than one trial, then the median.
 template <class Body>
 double median_seconds(int trials, Body&& body) {
-  body();  // warm-up: page cache, first-touch of the allocator's pools
-  return apps::median(apps::time_trials(trials, body));
+  return apps::median_host_seconds(apps::trial_settings{trials}, body);
 }
 
 }  // namespace
@@ -156,7 +157,7 @@ int main(int argc, char** argv) {
     if (!gpu) continue;
     // The host parser, then the edges uploaded and built on the GPU.
     load_options host_parse;
-    host_parse.relabeler = relabel_on_gpu;
+    host_parse.relabeler = [](auto src, auto dst, relabel_order order) { return relabel_on_gpu(src, dst, order); };
     device_csr csr;
     const double host_parse_s = median_seconds(trials, [&] {
       loaded_graph l = load_graph(f, host_parse);

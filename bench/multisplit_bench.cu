@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "bench/common/gpu_timer.cuh"
+#include "primitives/common/launch.hpp"
 #include "primitives/multisplit/multisplit.cuh"
 
 namespace {
@@ -67,7 +68,6 @@ __global__ void unpack_pairs(const std::uint64_t* in, std::size_t n, std::uint32
   if (i < n) keys[i] = static_cast<std::uint32_t>(in[i] >> 32), values[i] = static_cast<std::uint32_t>(in[i]);
 }
 
-unsigned blocks(std::size_t n) { return static_cast<unsigned>((n + 255) / 256); }
 int bits_for(std::uint32_t m) { return m <= 1 ? 1 : 32 - __builtin_clz(m - 1); }
 
 const char* method_name(multisplit_method method) {
@@ -155,8 +155,8 @@ int main(int argc, char** argv) {
         methods.push_back(multisplit_method::onesweep);
 
         // keys: CUB first, as the reference every method is checked against
-        if (skewed) compute_ids<<<blocks(n), 256>>>(keys.data(), n, sb, ids.data());
-        else compute_ids<<<blocks(n), 256>>>(keys.data(), n, ub, ids.data());
+        if (skewed) compute_ids<<<blocks_for(n), 256>>>(keys.data(), n, sb, ids.data());
+        else compute_ids<<<blocks_for(n), 256>>>(keys.data(), n, ub, ids.data());
         GRAPHKIT_CHECK_LAUNCH();
         const double cub = radix_ms(n, keys.data(), ref.data(), bits_for(m));
         const multisplit_method chosen = multisplit_detail::resolve(multisplit_method::automatic, m, n);
@@ -185,13 +185,13 @@ int main(int argc, char** argv) {
         }
 
         // pairs: 32-bit keys with 32-bit values; CUB carries them packed in 64 bits
-        if (skewed) compute_ids<<<blocks(np), 256>>>(keys.data(), np, sb, ids.data());
-        else compute_ids<<<blocks(np), 256>>>(keys.data(), np, ub, ids.data());
+        if (skewed) compute_ids<<<blocks_for(np), 256>>>(keys.data(), np, sb, ids.data());
+        else compute_ids<<<blocks_for(np), 256>>>(keys.data(), np, ub, ids.data());
         GRAPHKIT_CHECK_LAUNCH();
-        pack_pairs<<<blocks(np), 256>>>(keys.data(), values.data(), np, packed.data());
+        pack_pairs<<<blocks_for(np), 256>>>(keys.data(), values.data(), np, packed.data());
         GRAPHKIT_CHECK_LAUNCH();
         const double pcub = radix_ms(np, packed.data(), packed_out.data(), bits_for(m));
-        unpack_pairs<<<blocks(np), 256>>>(packed_out.data(), np, ref.data(), work.data());
+        unpack_pairs<<<blocks_for(np), 256>>>(packed_out.data(), np, ref.data(), work.data());
         GRAPHKIT_CHECK_LAUNCH();
         const multisplit_method pair_chosen = multisplit_detail::resolve(multisplit_method::automatic, m, np);
         for (const multisplit_method method : methods) {

@@ -1,11 +1,13 @@
 // GPU delta-stepping SSSP on the issue's graphs (R-MAT 21/22/24, uniform
 // 21/22 with weights 1..255, undirected; the road-like road:22 with its length
 // weights and a 2^22-vertex grid with weights 1..255, undirected; rome99),
-// 8 random sources each (the sssp app's own pick for the same --seed): median time per source (CUDA events, after a
-// warm-up), GTEPS, rounds and time per round (the two levers of a long-path
-// graph: fewer rounds, cheaper rounds), work, the peers' figures from
-// PERFORMANCE.md, and the gather ceiling measured in this run (a relaxation
-// needs one random 8-byte distance read). Every source's distances are checked
+// 8 random sources each (the sssp app's own pick for the same --seed): the
+// median over sources of each source's median time (CUDA events, after a
+// warm-up: the app's own trial loop, apps/common/trial_loop.hpp), GTEPS,
+// rounds and time per round (the two levers of a long-path graph: fewer
+// rounds, cheaper rounds), work, the peers' figures from PERFORMANCE.md, and
+// the gather ceiling measured in this run (a relaxation needs one random
+// 8-byte distance read). Every source's distances are checked
 // by the O(m) certificate (verify_certificate); the road-like graphs
 // (--against-gap) also against Boost's Dijkstra, and GAP runs on the very
 // graph, written to a file, in the same run (bench/common/gap_sssp.hpp). Then a
@@ -18,7 +20,9 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <span>
 
+#include "apps/common/trial_loop.hpp"
 #include "apps/sssp/inputs.hpp"
 #include "apps/sssp/sssp.hpp"
 #include "bench/common/gap_sssp.hpp"
@@ -67,30 +71,33 @@ struct measured {
 
 enum class check { none, certificate, certificate_and_boost };
 
+/// The sources timed as the sssp app times them (apps/common/trial_loop.hpp:
+/// one warm-up, `trials` solves per source, each source's median), so that
+/// the same graph, --seed, --sources and --trials give the app's figures.
 measured measure(sssp::gpu_solver& solver, const csr_graph& g, const std::vector<vertex_t>& sources,
                  const sssp::delta_choice& delta, int trials, check checks) {
   measured m;
-  std::vector<double> ms, gteps, rounds, per_round, work;
+  std::vector<double> gteps, rounds, per_round, work;
   std::vector<sssp::result> answers;  // for Boost, which runs on all sources at once
-  for (const vertex_t s : sources) {
-    sssp::gpu_stats stats;
-    sssp::result r = solver.run(s, delta, stats);  // warm-up, and the checked answer
-    std::vector<double> t;
-    for (int k = 0; k < trials; ++k) {
-      solver.run(s, delta, stats);
-      t.push_back(stats.seconds * 1e3);
-    }
-    const double median_ms = median(std::move(t));
-    const std::uint64_t traversed = sssp::reach_of(g, r).edges;
-    ms.push_back(median_ms);
-    gteps.push_back(traversed / (median_ms * 1e-3) / 1e9);
+  sssp::gpu_stats stats;
+  auto solve = [&](vertex_t s) {
+    solver.solve(s, delta, stats);
+    return stats.seconds;
+  };
+  auto source_done = [&](std::size_t i, double seconds) {
+    const std::uint64_t traversed = solver.reach().edges;
+    gteps.push_back(traversed / seconds / 1e9);
     rounds.push_back(static_cast<double>(stats.rounds));
-    per_round.push_back(median_ms * 1e3 / static_cast<double>(std::max<std::uint64_t>(stats.rounds, 1)));
+    per_round.push_back(seconds * 1e6 / static_cast<double>(std::max<std::uint64_t>(stats.rounds, 1)));
     work.push_back(static_cast<double>(stats.examined) / std::max<std::uint64_t>(traversed, 1));
     m.delta = stats.delta_first;
-    if (checks != check::none) m.ok = m.ok && sssp::verify_certificate(g, s, r).passed();
+    if (checks == check::none) return;
+    sssp::result r = solver.distances();
+    m.ok = m.ok && sssp::verify_certificate(g, sources[i], r).passed();
     if (checks == check::certificate_and_boost) answers.push_back(std::move(r));
-  }
+  };
+  const std::vector<double> seconds =
+      apps::source_medians(apps::trial_settings{trials}, std::span<const vertex_t>(sources), true, solve, source_done);
   if (!answers.empty()) {
     std::vector<char> passed(answers.size(), 0);
     detail::parallel_parts(answers.size(), [&](std::size_t i) {
@@ -98,7 +105,7 @@ measured measure(sssp::gpu_solver& solver, const csr_graph& g, const std::vector
     });
     m.ok = m.ok && std::all_of(passed.begin(), passed.end(), [](char p) { return p != 0; });
   }
-  m.ms = median(ms), m.gteps = median(gteps), m.rounds = median(rounds), m.us_per_round = median(per_round);
+  m.ms = median(seconds) * 1e3, m.gteps = median(gteps), m.rounds = median(rounds), m.us_per_round = median(per_round);
   m.relax_per_edge = median(work);
   return m;
 }
@@ -128,7 +135,8 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   app.add_option("--graphs", graphs, "Generator specs (rome99 always comes last)")->capture_default_str();
   app.add_option("--sources", sources_per_graph)->capture_default_str();
-  app.add_option("--trials", trials, "Timed runs per source (after one warm-up); GAP's -n too")->capture_default_str();
+  app.add_option("--trials", trials, "Timed runs per source (after one warm-up where more than one); GAP's -n too")
+      ->capture_default_str();
   app.add_option("--seed", seed)->capture_default_str();
   app.add_flag("!--no-sweep", sweep, "Skip the delta sweep");
   app.add_option("--against-gap", against_gap,

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/common/trial_loop.hpp"
 #include "graph/detail/parallel.hpp"
 #include "graph/host_transfer.hpp"
 #include "graph/io/detail/posix_file.hpp"
@@ -27,15 +28,10 @@ namespace {
 
 using namespace graphkit;
 
+/// The apps' trial loop: a warm-up (first-use allocations, the staging pool,
+/// are not what we measure) where more than one trial, then the median.
 double median_ms(int trials, const std::function<void()>& run) {
-  run();  // warm-up: first-use allocations (the staging pool) are not what we measure
-  std::vector<double> ms;
-  for (int i = 0; i < trials; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  return median(std::move(ms));
+  return apps::median_host_seconds(apps::trial_settings{trials}, run) * 1e3;
 }
 
 }  // namespace

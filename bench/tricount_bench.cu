@@ -1,7 +1,8 @@
 // GPU triangle counting on the issue's graphs (R-MAT 20/21/22/24, uniform
 // 21/22, the shipped real graphs): every method forced and auto, with the
 // light (warp) and heavy (block) kernels timed apart so the auto rule can be
-// read off the table. Times are CUDA-event medians after a warm-up. Each
+// read off the table. Times are CUDA-event medians after a warm-up, as the
+// tricount app takes them (apps/common/trial_loop.hpp). Each
 // count is checked in the run: against the multithreaded CPU merge count up
 // to scale 22, against the published count for shipped graphs, and every
 // method against every other. The ceiling column: oriented two-hop paths
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <map>
 
+#include "apps/common/trial_loop.hpp"
 #include "apps/tricount/tricount.hpp"
 #include "bench/common/gather_ceiling.cuh"
 #include "graph/build.hpp"
@@ -45,19 +47,20 @@ struct timing {
   tricount::gpu_stats stats;
 };
 
-/// The run whose total is the median (the upper middle of an even count): a
-/// whole run, so that its phases add up, where graphkit::median would mix runs.
+/// Timed as the tricount app times its runs (apps/common/trial_loop.hpp: a
+/// warm-up, `trials` runs, each phase's median and the total's median), so
+/// that the same graph, method and --trials give the app's figures.
 timing measure(tricount::gpu_counter& counter, tricount::method m, int trials) {
-  tricount::gpu_stats stats;
-  counter.run(m, false, stats);  // warm-up
-  std::vector<timing> runs;
-  for (int t = 0; t < trials; ++t) {
-    const tricount::result r = counter.run(m, false, stats);
-    runs.push_back({stats.preprocess_seconds * 1e3, stats.light_seconds * 1e3, stats.heavy_seconds * 1e3,
-                    (stats.preprocess_seconds + stats.count_seconds()) * 1e3, r.triangles, stats});
-  }
-  std::sort(runs.begin(), runs.end(), [](const timing& a, const timing& b) { return a.total_ms < b.total_ms; });
-  return runs[runs.size() / 2];
+  timing t{};
+  const apps::trial_times times = apps::measure_trials(apps::trial_settings{trials}, 3, true, [&] {
+    t.triangles = counter.run(m, false, t.stats).triangles;
+    return std::vector<double>{t.stats.preprocess_seconds, t.stats.light_seconds, t.stats.heavy_seconds};
+  });
+  t.preprocess_ms = times.median_phase(0) * 1e3;
+  t.light_ms = times.median_phase(1) * 1e3;
+  t.heavy_ms = times.median_phase(2) * 1e3;
+  t.total_ms = times.median_total() * 1e3;
+  return t;
 }
 
 }  // namespace

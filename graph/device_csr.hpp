@@ -30,25 +30,29 @@ struct device_csr {
 };
 
 /// Copies a host CSR to the device (original ids stay on the host), staged
-/// through pinned memory (graph/host_transfer.hpp); synchronous.
-inline device_csr to_device(const csr_graph& g) {
+/// through pinned memory (graph/host_transfer.hpp); synchronous, and in
+/// place for work enqueued on `stream` afterwards.
+inline device_csr to_device(const csr_graph& g, cudaStream_t stream = nullptr) {
+  const transfer_options o = on_stream(stream);
   device_csr d;
   d.num_vertices = g.num_vertices;
   d.directed = g.directed;
-  d.offsets = upload(std::span<const edge_t>(g.offsets));
-  d.targets = upload(std::span<const vertex_t>(g.targets));
-  d.weights = upload(std::span<const weight_t>(g.weights));
+  d.offsets = upload(std::span<const edge_t>(g.offsets), o);
+  d.targets = upload(std::span<const vertex_t>(g.targets), o);
+  d.weights = upload(std::span<const weight_t>(g.weights), o);
   return d;
 }
 
-/// Copies a device CSR back (the GPU build, and tests checking it), staged.
-inline csr_graph to_host(const device_csr& d) {
+/// Copies a device CSR back (the GPU build, and tests checking it), staged;
+/// after all work queued so far.
+inline csr_graph to_host(const device_csr& d, cudaStream_t stream = nullptr) {
+  const transfer_options o = on_stream(stream);
   csr_graph g;
   g.num_vertices = d.num_vertices;
   g.directed = d.directed;
-  g.offsets = download(d.offsets);
-  g.targets = download(d.targets);
-  g.weights = download(d.weights);
+  g.offsets = download(d.offsets, o);
+  g.targets = download(d.targets, o);
+  g.weights = download(d.weights, o);
   return g;
 }
 

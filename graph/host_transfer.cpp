@@ -250,10 +250,14 @@ void discard_staging() noexcept { pool().discard(); }
 
 void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes, const transfer_options& options) {
   if (bytes == 0) return;
-  // Work queued earlier on the legacy stream may still use the destination.
+  // Work queued earlier (on any stream) may still use the destination.
   GRAPHKIT_CUDA_TRY(cudaDeviceSynchronize());
   if (bytes < kStagedMinBytes) {
-    GRAPHKIT_CUDA_TRY(cudaMemcpy(device_dst, host_src, bytes, cudaMemcpyHostToDevice));
+    // On the caller's stream, and waited for: a plain cudaMemcpy from
+    // pageable memory may return before the data lands, unordered with a
+    // non-blocking stream.
+    GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(device_dst, host_src, bytes, cudaMemcpyHostToDevice, options.stream));
+    GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(options.stream));
     return;
   }
   const auto* src = static_cast<const char*>(host_src);
@@ -283,7 +287,8 @@ void copy_to_host(void* host_dst, const void* device_src, std::size_t bytes, con
   // The source may still be being written by earlier work.
   GRAPHKIT_CUDA_TRY(cudaDeviceSynchronize());
   if (bytes < kStagedMinBytes) {
-    GRAPHKIT_CUDA_TRY(cudaMemcpy(host_dst, device_src, bytes, cudaMemcpyDeviceToHost));
+    GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(host_dst, device_src, bytes, cudaMemcpyDeviceToHost, options.stream));
+    GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(options.stream));
     return;
   }
   staged_to_host(static_cast<char*>(host_dst), static_cast<const char*>(device_src), bytes, options);

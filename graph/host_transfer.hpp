@@ -35,7 +35,18 @@ struct transfer_options {
   /// use the destination; false leaves that to the caller (a parse of one
   /// buffer running while the next is filled: graph/gpu/load_gpu.cu).
   bool wait_for_device = true;
+  /// The stream the caller's device work runs on: copies below
+  /// kStagedMinBytes go on it, and every copy is complete on return either
+  /// way, so work enqueued on it afterwards sees the data.
+  cudaStream_t stream = nullptr;
 };
+
+/// Options for copies that belong to work on `stream`.
+inline transfer_options on_stream(cudaStream_t stream) {
+  transfer_options o;
+  o.stream = stream;
+  return o;
+}
 
 /// Starts faulting in the pinned pool's host memory (for `options`' lanes
 /// and chunks) on another thread, without a CUDA call: call it before the

@@ -129,7 +129,8 @@ input_edges load_edges(const common_options& o, report& r, input_info& info, rel
         load_options lo;
         lo.relabel = order;
         lo.format = format;
-        if (o.device == "gpu") lo.relabeler = relabel_on_gpu;  // vertex-id compaction in the GPU pipeline
+        if (o.device == "gpu")  // vertex-id compaction in the GPU pipeline
+          lo.relabeler = [](auto src, auto dst, relabel_order order) { return relabel_on_gpu(src, dst, order); };
         loaded_graph loaded = load_graph(o.input, lo);
         info.bytes = loaded.bytes;
         info.negative_weight_line = loaded.negative_weight_line;

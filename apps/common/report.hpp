@@ -79,17 +79,4 @@ class phase_timer {
 
 using ::graphkit::median;  // primitives/common/median.hpp
 
-/// Runs `body` `trials` times inside an NVTX "run" range; returns each time in seconds.
-template <class Body>
-std::vector<double> time_trials(int trials, Body&& body) {
-  std::vector<double> seconds;
-  for (int t = 0; t < trials; ++t) {
-    nvtx_range range("run");
-    const auto start = std::chrono::steady_clock::now();
-    body();
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return seconds;
-}
-
 }  // namespace graphkit::apps

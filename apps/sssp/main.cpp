@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <span>
 
 #include "apps/common/options.hpp"
 #include "apps/common/trials.hpp"
@@ -52,7 +53,6 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
     apps::phase_timer timer(r, "upload");  // the CSR is on the device already: the solver's own set-up
     solver = std::make_unique<gpu_solver>(std::move(built.device));
     solver->tune(tuning);
-    if (apps::warm_up_wanted(o)) solver->solve(sources[0], delta, stats);  // module loads, first touches
   }
   // The distances come to the host only where something reads them: the
   // oracle, and --output for the first source. Otherwise the GPU counts what
@@ -60,30 +60,25 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
   auto distances_wanted = [&](std::size_t s) { return o.validate || (s == 0 && !o.output.empty()); };
   // One timed run: CUDA events on the GPU, the host clock on the CPU.
   auto solve = [&](vertex_t s) {
-    nvtx_range range("run");
     if (on_gpu) {
+      nvtx_range range("run");
       solver->solve(s, delta, stats);
       return stats.seconds;
     }
-    const auto start = std::chrono::steady_clock::now();
-    cpu_result = run_reference(g, s);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return apps::host_seconds([&] { cpu_result = run_reference(g, s); });
   };
 
-  std::vector<double> times, rates;
+  std::vector<double> rates;
   apps::verification checked;
   double validate_seconds = 0;
   reach_summary reach_first;
   result first;  // the first source's distances, for --output
-  for (std::size_t s = 0; s < sources.size(); ++s) {
-    std::vector<double> source_times;
-    for (int t = 0; t < o.trials; ++t) source_times.push_back(solve(sources[s]));
-    const double seconds = apps::median(source_times);
+  // What one source's trials leave: its rate, its check, the first's answer.
+  auto source_done = [&](std::size_t s, double seconds) {
     result res;
     if (!on_gpu) res = std::move(cpu_result);
     else if (distances_wanted(s)) res = solver->distances();
     const reach_summary reach = on_gpu ? solver->reach() : reach_of(g, res);
-    times.insert(times.end(), source_times.begin(), source_times.end());
     rates.push_back(reach.edges / std::max(seconds, 1e-12));
     if (o.verbose) {
       std::cout << "source " << g.original_id(sources[s]) << ": " << seconds * 1e3 << " ms, " << reach.edges
@@ -108,8 +103,11 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
       first = std::move(res);
       first_stats = stats;
     }
-  }
-  r.add_phase("run", apps::median(times));
+  };
+  // The warm-up (GPU only: module loads, first touches) runs before the first source.
+  const std::vector<double> medians =
+      apps::source_medians(apps::settings_of(o), std::span<const vertex_t>(sources), on_gpu, solve, source_done);
+  r.add_phase("run", apps::median(medians));
   if (o.validate) r.add_phase("validate", validate_seconds);
   apps::output_phase(r, o.output, [&] { write_distances(g, first, o.output); });
   r.set("device",

@@ -2,6 +2,8 @@
 // delta-stepping on the GPU.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -109,14 +111,18 @@ struct gpu_stats {
 };
 
 /// Delta-stepping on the GPU (see apps/sssp/gpu/). Construction uploads the
-/// graph; run() may be called for many sources.
+/// graph; run() may be called for many sources. Every solve's device work
+/// (kernels, copies, timing events) goes on the stream given at construction
+/// (the legacy default stream unless given); a solve waits for it to read
+/// its statistics back.
 class gpu_solver {
  public:
   /// Uploads `g`.
-  explicit gpu_solver(const csr_graph& g);
+  explicit gpu_solver(const csr_graph& g, cudaStream_t stream = nullptr);
   /// Takes a CSR already on the device (the GPU build's); the default delta's
-  /// degree profile is taken there too, so no host copy is needed.
-  explicit gpu_solver(device_csr&& g);
+  /// degree profile is taken there too, so no host copy is needed. Work that
+  /// made the CSR on another stream must be complete.
+  explicit gpu_solver(device_csr&& g, cudaStream_t stream = nullptr);
   ~gpu_solver();
   gpu_solver(const gpu_solver&) = delete;
   gpu_solver& operator=(const gpu_solver&) = delete;

@@ -3,6 +3,8 @@
 // undirected and simple: symmetrized, without self-loops or duplicates.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -73,13 +75,16 @@ struct gpu_stats {
 std::uint64_t wedges(const device_csr& g);
 
 /// Exact triangle counting on the GPU. Construction uploads the (symmetric,
-/// simple) graph; run() orients it, classifies vertices and counts.
+/// simple) graph; run() orients it, classifies vertices and counts. Every
+/// run's device work goes on the stream given at construction (the legacy
+/// default stream unless given); run() waits for it to read the count.
 class gpu_counter {
  public:
   /// Uploads `g`.
-  explicit gpu_counter(const csr_graph& g);
-  /// Takes a CSR already on the device (the GPU build's).
-  explicit gpu_counter(device_csr&& g);
+  explicit gpu_counter(const csr_graph& g, cudaStream_t stream = nullptr);
+  /// Takes a CSR already on the device (the GPU build's); work that made it
+  /// on another stream must be complete.
+  explicit gpu_counter(device_csr&& g, cudaStream_t stream = nullptr);
   ~gpu_counter();
   gpu_counter(const gpu_counter&) = delete;
   gpu_counter& operator=(const gpu_counter&) = delete;

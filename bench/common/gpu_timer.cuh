@@ -3,13 +3,12 @@
 // take medians).
 #pragma once
 
-#include <algorithm>
 #include <vector>
 
 #include <cuda_runtime_api.h>
 
+#include "apps/common/trial_loop.hpp"
 #include "primitives/common/cuda_event.hpp"
-#include "primitives/common/median.hpp"
 
 namespace graphkit::bench {
 
@@ -24,17 +23,18 @@ class gpu_timer {
     return stop_.seconds_since(start_) * 1e3;
   }
 
-  /// Median of `reps` timed runs after `warmups` untimed ones; `prepare` runs
-  /// untimed before each (to reset state the body consumes).
+  /// Median of `reps` timed runs (the apps' trial loop) after `warmups`
+  /// untimed ones; `prepare` runs untimed before each (to reset state the
+  /// body consumes).
   template <class Body, class Prepare>
   double median_ms(int reps, Body&& body, Prepare&& prepare, int warmups = 2) {
-    std::vector<double> ms;
-    for (int r = -warmups; r < reps; ++r) {
+    for (int w = 0; w < warmups; ++w) {
       prepare();
-      const double t = once_ms(body);
-      if (r >= 0) ms.push_back(t);
+      (void)once_ms(body);
     }
-    return median(std::move(ms));
+    return apps::measure_trials(
+               apps::trial_settings{reps}, 1, false, [&] { return std::vector<double>{once_ms(body)}; }, prepare)
+        .median_phase(0);
   }
   template <class Body>
   double median_ms(int reps, Body&& body) {

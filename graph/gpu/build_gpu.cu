@@ -188,27 +188,28 @@ __global__ void random_weights_kernel(weight_t* weights, std::size_t m, std::uin
 /// alternates; returns the count.
 std::size_t merge_duplicate_arcs(device_buffer<std::uint64_t>& keys, device_buffer<std::uint64_t>& keys_alt,
                                  device_buffer<weight_t>& weights, device_buffer<weight_t>& weights_alt,
-                                 std::size_t arcs, int bits, std::uint64_t lo, bool undirected, duplicate_weight keep) {
+                                 std::size_t arcs, int bits, std::uint64_t lo, bool undirected, duplicate_weight keep,
+                                 cudaStream_t stream) {
   if (arcs == 0) return 0;  // an empty range (after a bin too large for one): no launch of 0 blocks
   if (weights.empty()) {
-    const std::size_t count = detail::unique_keys(keys.data(), arcs, keys_alt.data());
+    const std::size_t count = detail::unique_keys(keys.data(), arcs, keys_alt.data(), stream);
     std::swap(keys, keys_alt);
     return count;
   }
   std::size_t count = 0;
   if (keep == duplicate_weight::first) {
-    count = detail::unique_pairs_first(keys.data(), weights.data(), arcs, keys_alt.data(), weights_alt.data());
+    count = detail::unique_pairs_first(keys.data(), weights.data(), arcs, keys_alt.data(), weights_alt.data(), stream);
   } else if (keep == duplicate_weight::min) {
-    count = detail::unique_pairs_min(keys.data(), weights.data(), arcs, keys_alt.data(), weights_alt.data());
+    count = detail::unique_pairs_min(keys.data(), weights.data(), arcs, keys_alt.data(), weights_alt.data(), stream);
   } else {
     device_buffer<std::int64_t> sums(arcs);
-    count = detail::unique_pairs_sum(keys.data(), weights.data(), arcs, keys_alt.data(), sums.data());
+    count = detail::unique_pairs_sum(keys.data(), weights.data(), arcs, keys_alt.data(), sums.data(), stream);
     device_buffer<unsigned long long> overflow(1);
-    overflow.fill_bytes(0xff);
-    narrow_sums_kernel<<<blocks_for(count), 256>>>(sums.data(), keys_alt.data(), count, bits, lo, undirected,
-                                                   weights_alt.data(), overflow.data());
+    overflow.fill_bytes(0xff, stream);
+    narrow_sums_kernel<<<blocks_for(count), 256, 0, stream>>>(sums.data(), keys_alt.data(), count, bits, lo, undirected,
+                                                              weights_alt.data(), overflow.data());
     GRAPHKIT_CHECK_LAUNCH();
-    if (const auto bad = read_one(overflow.data()); bad != kNoEdge)
+    if (const auto bad = read_one(overflow.data(), stream); bad != kNoEdge)
       throw input_error("summed weight of duplicate edge (" + std::to_string(bad >> 32) + ", " +
                         std::to_string(bad & 0xffffffffu) + ") overflows 32 bits");
   }
@@ -219,10 +220,11 @@ std::size_t merge_duplicate_arcs(device_buffer<std::uint64_t>& keys, device_buff
 
 }  // namespace
 
-void assign_random_weights(device_edges& g, std::uint64_t seed, weight_t max_weight) {
+void assign_random_weights(device_edges& g, std::uint64_t seed, weight_t max_weight, cudaStream_t stream) {
   g.weights = device_buffer<weight_t>(g.num_edges());
   if (g.num_edges() == 0) return;
-  random_weights_kernel<<<blocks_for(g.num_edges()), 256>>>(g.weights.data(), g.num_edges(), seed, max_weight);
+  random_weights_kernel<<<blocks_for(g.num_edges()), 256, 0, stream>>>(g.weights.data(), g.num_edges(), seed,
+                                                                       max_weight);
   GRAPHKIT_CHECK_LAUNCH();
 }
 
@@ -275,13 +277,13 @@ std::size_t arcs_that_fit(std::size_t per_arc) {
 /// The passes' CSR parts end to end, in one buffer of `total` (a single part
 /// is taken as it is); the parts are freed.
 template <class T>
-device_buffer<T> joined(std::vector<device_buffer<T>>& parts, std::size_t total) {
+device_buffer<T> joined(std::vector<device_buffer<T>>& parts, std::size_t total, cudaStream_t stream) {
   if (parts.size() == 1) return std::move(parts.front());
   device_buffer<T> all(total);
   std::size_t at = 0;
   for (const device_buffer<T>& part : parts) {
     if (!part.empty())
-      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(all.data() + at, part.data(), part.bytes(), cudaMemcpyDeviceToDevice));
+      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(all.data() + at, part.data(), part.bytes(), cudaMemcpyDeviceToDevice, stream));
     at += part.size();
   }
   parts.clear();
@@ -291,8 +293,8 @@ device_buffer<T> joined(std::vector<device_buffer<T>>& parts, std::size_t total)
 }  // namespace
 
 device_csr build_csr_device(device_edges&& g, const clean_options& options, clean_stats& stats,
-                            std::size_t max_arcs_per_pass) {
-  if (options.random_weights) assign_random_weights(g, options.seed, options.max_random_weight);
+                            std::size_t max_arcs_per_pass, cudaStream_t stream) {
+  if (options.random_weights) assign_random_weights(g, options.seed, options.max_random_weight, stream);
   const vertex_t n = g.num_vertices;
   const std::size_t m = g.num_edges();
   const bool undirected = options.symmetrize || !g.directed;
@@ -306,18 +308,20 @@ device_csr build_csr_device(device_edges&& g, const clean_options& options, clea
   out.directed = !undirected;
   out.offsets = device_buffer<edge_t>(std::size_t{n} + 1);
   if (m == 0) {
-    out.offsets.fill_bytes(0);
+    out.offsets.fill_bytes(0, stream);
     return out;
   }
   // The arcs per source bin, and the self-loops dropped.
   const int shift = std::max(0, layout.bits - 10);
   device_buffer<unsigned long long> counters(kHistogramBins + 2);  // bins, dropped loops, loop arcs kept
-  counters.fill_bytes(0);
-  histogram_sources_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(), m, layout, shift, counters.data(),
-                                                   counters.data() + kHistogramBins);
+  counters.fill_bytes(0, stream);
+  histogram_sources_kernel<<<blocks_for(m), 256, 0, stream>>>(g.src.data(), g.dst.data(), m, layout, shift,
+                                                              counters.data(), counters.data() + kHistogramBins);
   GRAPHKIT_CHECK_LAUNCH();
   std::vector<unsigned long long> bins(kHistogramBins + 1);
-  GRAPHKIT_CUDA_TRY(cudaMemcpy(bins.data(), counters.data(), bins.size() * sizeof bins[0], cudaMemcpyDeviceToHost));
+  GRAPHKIT_CUDA_TRY(
+      cudaMemcpyAsync(bins.data(), counters.data(), bins.size() * sizeof bins[0], cudaMemcpyDeviceToHost, stream));
+  GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));
   stats.self_loops_removed = bins.back();
   bins.pop_back();
 
@@ -342,25 +346,25 @@ device_csr build_csr_device(device_edges&& g, const clean_options& options, clea
   for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
     nvtx_range range("graphkit::build: a source range");
     const std::uint64_t lo = cuts[k], hi = cuts[k + 1];
-    block_offsets.fill_bytes(0);
-    count_range_arcs_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(), m, layout, lo, hi,
-                                                    block_offsets.data());
+    block_offsets.fill_bytes(0, stream);
+    count_range_arcs_kernel<<<blocks_for(m), 256, 0, stream>>>(g.src.data(), g.dst.data(), m, layout, lo, hi,
+                                                               block_offsets.data());
     GRAPHKIT_CHECK_LAUNCH();
-    detail::exclusive_scan(block_offsets.data(), block_offsets.size());
-    std::size_t count = read_one(block_offsets.data() + blocks_for(m));
-    expand_range_arcs_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(), weighted ? g.weights.data() : nullptr,
-                                                     m, layout, lo, hi, block_offsets.data(), keys.data(),
-                                                     weights.data());
+    detail::exclusive_scan(block_offsets.data(), block_offsets.size(), stream);
+    std::size_t count = read_one(block_offsets.data() + blocks_for(m), stream);
+    expand_range_arcs_kernel<<<blocks_for(m), 256, 0, stream>>>(g.src.data(), g.dst.data(),
+                                                                weighted ? g.weights.data() : nullptr, m, layout, lo,
+                                                                hi, block_offsets.data(), keys.data(), weights.data());
     GRAPHKIT_CHECK_LAUNCH();
     const int key_bits = layout.bits + detail::bits_for(hi - lo);  // (u - lo, v)
-    if (weighted) detail::sort_pairs_ping_pong(keys, keys_alt, weights, weights_alt, count, key_bits);
-    else detail::sort_keys_ping_pong(keys, keys_alt, count, key_bits);
+    if (weighted) detail::sort_pairs_ping_pong(keys, keys_alt, weights, weights_alt, count, key_bits, stream);
+    else detail::sort_keys_ping_pong(keys, keys_alt, count, key_bits, stream);
     if (options.drop_duplicates)
-      count =
-          merge_duplicate_arcs(keys, keys_alt, weights, weights_alt, count, layout.bits, lo, undirected, options.keep);
+      count = merge_duplicate_arcs(keys, keys_alt, weights, weights_alt, count, layout.bits, lo, undirected,
+                                   options.keep, stream);
     target_parts.emplace_back(count);
     weight_parts.emplace_back(weighted ? count : 0);
-    lay_out_range_kernel<<<blocks_for(count + 1), 256>>>(
+    lay_out_range_kernel<<<blocks_for(count + 1), 256, 0, stream>>>(
         keys.data(), weighted ? weights.data() : nullptr, count, layout.bits, lo, hi, base, target_parts.back().data(),
         weight_parts.back().data(), out.offsets.data(), counters.data() + kHistogramBins + 1);
     GRAPHKIT_CHECK_LAUNCH();
@@ -369,12 +373,12 @@ device_csr build_csr_device(device_edges&& g, const clean_options& options, clea
   nvtx_range join_range("graphkit::build: inputs freed, CSR parts joined");
   g = {};
   keys = {}, keys_alt = {}, weights = {}, weights_alt = {};
-  out.targets = joined(target_parts, base);
-  if (weighted) out.weights = joined(weight_parts, base);
+  out.targets = joined(target_parts, base, stream);
+  if (weighted) out.weights = joined(weight_parts, base, stream);
   if (options.drop_duplicates) {
     // Edges kept: every arc once when directed; when undirected a self-loop is
     // one arc and any other edge two.
-    const std::size_t loop_arcs = read_one(counters.data() + kHistogramBins + 1);
+    const std::size_t loop_arcs = read_one(counters.data() + kHistogramBins + 1, stream);
     const std::size_t edges = undirected ? (base - loop_arcs) / 2 + loop_arcs : base;
     stats.duplicates_removed = m - stats.self_loops_removed - edges;
   }

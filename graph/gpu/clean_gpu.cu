@@ -97,8 +97,8 @@ __global__ void fill_kernel(int* data, std::size_t n, int value) {
 
 }  // namespace
 
-clean_stats clean_device(device_edges& g, const clean_options& options) {
-  if (!options.drop_duplicates) throw error("clean_on_gpu merges duplicate edges: use clean() to keep them");
+clean_stats clean_device(device_edges& g, const clean_options& options, cudaStream_t stream) {
+  GRAPHKIT_EXPECTS(options.drop_duplicates, "clean_on_gpu merges duplicate edges: use clean() to keep them");
   clean_stats stats;
   stats.input_edges = g.num_edges();
   if (options.symmetrize) g.directed = false;
@@ -110,92 +110,94 @@ clean_stats clean_device(device_edges& g, const clean_options& options) {
   detail::require_device_memory("clean_on_gpu", m, (weighted ? 124 : 72) * m);
   device_buffer<std::uint64_t> keys(m);
   device_buffer<unsigned long long> counters(4);  // loops, failures, distinct, smallest overflowing edge
-  counters.fill_bytes(0);
-  GRAPHKIT_CUDA_TRY(cudaMemset(counters.data() + 3, 0xff, sizeof(unsigned long long)));
-  pack_edges_kernel<<<blocks_for(m), 256>>>(g.src.data(), g.dst.data(), m, !g.directed, options.drop_self_loops,
-                                            keys.data(), counters.data());
+  counters.fill_bytes(0, stream);
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(counters.data() + 3, 0xff, sizeof(unsigned long long), stream));
+  pack_edges_kernel<<<blocks_for(m), 256, 0, stream>>>(g.src.data(), g.dst.data(), m, !g.directed,
+                                                       options.drop_self_loops, keys.data(), counters.data());
   GRAPHKIT_CHECK_LAUNCH();
   g.src = {};
   g.dst = {};
 
-  edge_map table(2 * m, empty_key<std::uint64_t>{kNoEdge});
+  edge_map table(2 * m, empty_key<std::uint64_t>{kNoEdge}, {}, stream);
   const edge_ref ref = table.ref<hash_ops::insert>();
   device_buffer<int> min_weight(weighted ? table.capacity() : 0);
   device_buffer<long long> sum_weight(weighted ? table.capacity() : 0);
   device_buffer<unsigned long long> first_index(weighted ? table.capacity() : 0);
   if (weighted) {
-    fill_kernel<<<blocks_for(min_weight.size()), 256>>>(min_weight.data(), min_weight.size(),
-                                                        std::numeric_limits<int>::max());
+    fill_kernel<<<blocks_for(min_weight.size()), 256, 0, stream>>>(min_weight.data(), min_weight.size(),
+                                                                   std::numeric_limits<int>::max());
     GRAPHKIT_CHECK_LAUNCH();
-    sum_weight.fill_bytes(0);
-    first_index.fill_bytes(0xff);
+    sum_weight.fill_bytes(0, stream);
+    first_index.fill_bytes(0xff, stream);
   }
   const aggregates agg{min_weight.data(), sum_weight.data(), first_index.data()};
-  merge_edges_kernel<<<blocks_for(m), 256>>>(ref, keys.data(), weighted ? g.weights.data() : nullptr, m, agg,
-                                             counters.data() + 1);
+  merge_edges_kernel<<<blocks_for(m), 256, 0, stream>>>(ref, keys.data(), weighted ? g.weights.data() : nullptr, m, agg,
+                                                        counters.data() + 1);
   GRAPHKIT_CHECK_LAUNCH();
-  if (const auto failed = read_one(counters.data() + 1); failed != 0)
+  if (const auto failed = read_one(counters.data() + 1, stream); failed != 0)
     throw resource_error("clean_on_gpu: " + std::to_string(failed) + " edges found the table full (" +
                          std::to_string(table.capacity()) + " slots for " + std::to_string(m) + " edges)");
-  stats.self_loops_removed = read_one(counters.data());
+  stats.self_loops_removed = read_one(counters.data(), stream);
 
   device_buffer<std::uint64_t> distinct(m);
   device_buffer<std::int32_t> kept_weights(weighted ? m : 1);
-  gather_edges_kernel<<<blocks_for(table.capacity()), 256>>>(ref, agg, weighted ? g.weights.data() : nullptr,
-                                                             options.keep, distinct.data(), kept_weights.data(),
-                                                             counters.data() + 2, counters.data() + 3);
+  gather_edges_kernel<<<blocks_for(table.capacity()), 256, 0, stream>>>(
+      ref, agg, weighted ? g.weights.data() : nullptr, options.keep, distinct.data(), kept_weights.data(),
+      counters.data() + 2, counters.data() + 3);
   GRAPHKIT_CHECK_LAUNCH();
-  const std::size_t n = read_one(counters.data() + 2);
-  if (const auto bad = read_one(counters.data() + 3); weighted && bad != kNoEdge)
+  const std::size_t n = read_one(counters.data() + 2, stream);
+  if (const auto bad = read_one(counters.data() + 3, stream); weighted && bad != kNoEdge)
     throw input_error("summed weight of duplicate edge (" + std::to_string(bad >> 32) + ", " +
                       std::to_string(bad & 0xffffffffu) + ") overflows 32 bits");
   stats.duplicates_removed = m - stats.self_loops_removed - n;
 
   const int key_bits = std::min(64, 32 + detail::bits_for(g.num_vertices));
-  if (weighted) detail::sort_pairs(distinct, kept_weights, n, key_bits);
-  else detail::sort_keys(distinct, n, key_bits);
+  if (weighted) detail::sort_pairs(distinct, kept_weights, n, key_bits, stream);
+  else detail::sort_keys(distinct, n, key_bits, stream);
   g.src = device_buffer<vertex_t>(n);
   g.dst = device_buffer<vertex_t>(n);
   if (n > 0) {  // every edge may have been a self-loop
-    unpack_edges_kernel<<<blocks_for(n), 256>>>(distinct.data(), n, g.src.data(), g.dst.data());
+    unpack_edges_kernel<<<blocks_for(n), 256, 0, stream>>>(distinct.data(), n, g.src.data(), g.dst.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
   g.weights = {};
   if (weighted) {
     g.weights = device_buffer<weight_t>(n);
     if (n > 0)
-      GRAPHKIT_CUDA_TRY(
-          cudaMemcpy(g.weights.data(), kept_weights.data(), n * sizeof(weight_t), cudaMemcpyDeviceToDevice));
+      GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(g.weights.data(), kept_weights.data(), n * sizeof(weight_t),
+                                        cudaMemcpyDeviceToDevice, stream));
   }
   return stats;
 }
 
-clean_stats clean_on_gpu(coo_graph& g, const clean_options& options) {
-  if (!options.drop_duplicates) throw error("clean_on_gpu merges duplicate edges: use clean() to keep them");
+clean_stats clean_on_gpu(coo_graph& g, const clean_options& options, cudaStream_t stream) {
+  GRAPHKIT_EXPECTS(options.drop_duplicates, "clean_on_gpu merges duplicate edges: use clean() to keep them");
   if (options.random_weights) assign_random_weights(g, options.seed, options.max_random_weight);
   detail::require_device_memory("clean_on_gpu", g.num_edges(), (g.weighted() ? 136 : 80) * g.num_edges());
-  device_edges d = to_device(g);
-  const clean_stats stats = clean_device(d, options);
-  to_host(std::move(d), g);
+  device_edges d = to_device(g, stream);
+  const clean_stats stats = clean_device(d, options, stream);
+  to_host(std::move(d), g, stream);
   return stats;
 }
 
-device_edges to_device(const coo_graph& g) {
+device_edges to_device(const coo_graph& g, cudaStream_t stream) {
+  const transfer_options copies = on_stream(stream);
   device_edges d;
   d.num_vertices = g.num_vertices;
   d.directed = g.directed;
-  d.src = upload(std::span<const vertex_t>(g.src));
-  d.dst = upload(std::span<const vertex_t>(g.dst));
-  d.weights = upload(std::span<const weight_t>(g.weights));
+  d.src = upload(std::span<const vertex_t>(g.src), copies);
+  d.dst = upload(std::span<const vertex_t>(g.dst), copies);
+  d.weights = upload(std::span<const weight_t>(g.weights), copies);
   return d;
 }
 
-void to_host(device_edges&& g, coo_graph& out) {
+void to_host(device_edges&& g, coo_graph& out, cudaStream_t stream) {
+  const transfer_options copies = on_stream(stream);
   out.num_vertices = g.num_vertices;
   out.directed = g.directed;
-  out.src = download(g.src);
-  out.dst = download(g.dst);
-  out.weights = download(g.weights);
+  out.src = download(g.src, copies);
+  out.dst = download(g.dst, copies);
+  out.weights = download(g.weights, copies);
   g = {};
 }
 

@@ -1,7 +1,7 @@
 // to_csr_on_gpu (the build without cleaning), and the device CSR's weight
 // and degree summaries.
-#include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/system/cuda/execution_policy.h>
 #include <thrust/transform_reduce.h>
 
 #include <limits>
@@ -11,9 +11,9 @@
 
 namespace graphkit {
 
-device_csr to_csr_on_gpu(const coo_graph& g) {
+device_csr to_csr_on_gpu(const coo_graph& g, cudaStream_t stream) {
   clean_stats unused;
-  return build_csr_device(to_device(g), clean_options{}, unused);
+  return build_csr_device(to_device(g, stream), clean_options{}, unused, 0, stream);
 }
 
 namespace {
@@ -43,20 +43,21 @@ struct squared_degree {
 };
 }  // namespace
 
-std::uint64_t sum_squared_degrees(const device_csr& g) {
+std::uint64_t sum_squared_degrees(const device_csr& g, cudaStream_t stream) {
   if (g.num_vertices == 0) return 0;
-  const std::uint64_t sum = thrust::transform_reduce(
-      thrust::device, thrust::counting_iterator<vertex_t>(0), thrust::counting_iterator<vertex_t>(g.num_vertices),
-      squared_degree{g.offsets.data()}, std::uint64_t{0}, cuda::std::plus<std::uint64_t>{});
+  const std::uint64_t sum =
+      thrust::transform_reduce(thrust::cuda::par.on(stream), thrust::counting_iterator<vertex_t>(0),
+                               thrust::counting_iterator<vertex_t>(g.num_vertices), squared_degree{g.offsets.data()},
+                               std::uint64_t{0}, cuda::std::plus<std::uint64_t>{});
   GRAPHKIT_CHECK_LAUNCH();
   return sum;
 }
 
-weight_summary summarize_weights(const device_csr& g) {
+weight_summary summarize_weights(const device_csr& g, cudaStream_t stream) {
   const edge_t m = g.num_edges();
   if (g.weights.empty() || m == 0) return {static_cast<double>(m), 1, 1};
   const weight_triple t = thrust::transform_reduce(
-      thrust::device, g.weights.data(), g.weights.data() + m, as_triple{},
+      thrust::cuda::par.on(stream), g.weights.data(), g.weights.data() + m, as_triple{},
       weight_triple{0.0, std::numeric_limits<weight_t>::max(), std::numeric_limits<weight_t>::min()},
       combine_triples{});
   GRAPHKIT_CHECK_LAUNCH();

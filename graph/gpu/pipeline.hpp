@@ -23,7 +23,15 @@
 //
 // Inputs must fit on the device; when they do not, the calls throw a
 // device_memory_error that states the bytes asked for and the bytes free.
+//
+// Every call takes the stream its device work is enqueued on (kernels, CUB,
+// copies); the default is the legacy default stream. A call waits for its
+// stream only where a result comes back to the host (a count, a size, the
+// host form's copies), so its device results are ready for later work on the
+// same stream; work on another stream must wait for it (an event).
 #pragma once
+
+#include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <span>
@@ -50,10 +58,10 @@ struct device_edges {
 /// `ids` holds the 2E raw endpoint ids, all sources then all destinations.
 /// Returns the dense edges; original_ids (on the host) as in relabel().
 device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_order order,
-                            std::vector<original_id_t>& original_ids);
+                            std::vector<original_id_t>& original_ids, cudaStream_t stream = nullptr);
 
 /// clean_on_gpu on device edges, in place (random weights are the caller's).
-clean_stats clean_device(device_edges& g, const clean_options& options);
+clean_stats clean_device(device_edges& g, const clean_options& options, cudaStream_t stream = nullptr);
 
 /// clean() then to_csr() on device edges, which it consumes: symmetrize,
 /// self-loops and duplicates as `options` say (random weights too), the CSR
@@ -61,10 +69,11 @@ clean_stats clean_device(device_edges& g, const clean_options& options);
 /// arcs do not fit in one sort, source ranges are built one after another;
 /// `max_arcs_per_pass` caps a range's arcs (0: as GPU memory allows).
 device_csr build_csr_device(device_edges&& g, const clean_options& options, clean_stats& stats,
-                            std::size_t max_arcs_per_pass = 0);
+                            std::size_t max_arcs_per_pass = 0, cudaStream_t stream = nullptr);
 
 /// Replaces g's weights with random_weight(seed, i, max_weight), on the device.
-void assign_random_weights(device_edges& g, std::uint64_t seed, weight_t max_weight = 255);
+void assign_random_weights(device_edges& g, std::uint64_t seed, weight_t max_weight = 255,
+                           cudaStream_t stream = nullptr);
 
 /// Sum, minimum and maximum of a device CSR's weights (1, 1, 1 per arc when
 /// unweighted): what the solvers' heuristics need, without a host copy.
@@ -72,30 +81,30 @@ struct weight_summary {
   double sum = 0;
   weight_t min = 1, max = 1;
 };
-weight_summary summarize_weights(const device_csr& g);
+weight_summary summarize_weights(const device_csr& g, cudaStream_t stream = nullptr);
 
 /// The sum over vertices of the squared out-degree, exact: the degree
 /// moment SSSP's default delta and the clustering coefficient's wedges need,
 /// without a host copy of the offsets.
-std::uint64_t sum_squared_degrees(const device_csr& g);
+std::uint64_t sum_squared_degrees(const device_csr& g, cudaStream_t stream = nullptr);
 
 /// Copies between the host and the device forms (the host graph's
 /// original_ids stay where they are).
-device_edges to_device(const coo_graph& g);
-void to_host(device_edges&& g, coo_graph& out);
+device_edges to_device(const coo_graph& g, cudaStream_t stream = nullptr);
+void to_host(device_edges&& g, coo_graph& out, cudaStream_t stream = nullptr);
 
 /// As relabel(): throws input_error past 2^32 - 1 distinct ids; original_ids
 /// is empty when the mapping is the identity.
 relabeled_edges relabel_on_gpu(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst,
-                               relabel_order order);
+                               relabel_order order, cudaStream_t stream = nullptr);
 
 /// As clean() with options.drop_duplicates set (it throws graphkit::error
 /// otherwise): random weights, symmetrize, self-loops, duplicates, output
 /// sorted by (src, dst).
-clean_stats clean_on_gpu(coo_graph& g, const clean_options& options);
+clean_stats clean_on_gpu(coo_graph& g, const clean_options& options, cudaStream_t stream = nullptr);
 
 /// As to_csr(): sorted neighbour lists, undirected edges stored both ways, a
 /// self-loop once; the CSR stays on the device (original ids are the caller's).
-device_csr to_csr_on_gpu(const coo_graph& g);
+device_csr to_csr_on_gpu(const coo_graph& g, cudaStream_t stream = nullptr);
 
 }  // namespace graphkit

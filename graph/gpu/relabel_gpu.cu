@@ -86,7 +86,7 @@ __global__ void find_rank_kernel(const std::uint64_t* ordered, std::size_t n, st
 }  // namespace
 
 device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_order order,
-                            std::vector<original_id_t>& original_ids) {
+                            std::vector<original_id_t>& original_ids, cudaStream_t stream) {
   const std::size_t n = ids.size(), edges = n / 2;
   device_edges out;
   original_ids.clear();
@@ -96,27 +96,28 @@ device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_ord
   // endpoint could be distinct), distinct ids and their sorted copy 32, sort
   // scratch ~16, dense ids 8.
   detail::require_device_memory("relabel_on_gpu", edges, 120 * edges);
-  id_map table(2 * n, empty_key<std::uint64_t>{kEmptyId}, empty_value<std::uint32_t>{kNoRank});
+  id_map table(2 * n, empty_key<std::uint64_t>{kEmptyId}, empty_value<std::uint32_t>{kNoRank}, stream);
   const id_ref ref = table.ref<hash_ops::insert>();
   const id_find_ref find_ref = std::as_const(table).ref();
   device_buffer<unsigned long long> counters(2);  // [0] failures, then distinct count; [1] saw the empty id
-  counters.fill_bytes(0);
+  counters.fill_bytes(0, stream);
   auto* saw_empty_id = reinterpret_cast<unsigned*>(counters.data() + 1);
-  insert_ids_kernel<<<blocks_for(n), 256>>>(ref, ids.data(), n, counters.data(), saw_empty_id);
+  insert_ids_kernel<<<blocks_for(n), 256, 0, stream>>>(ref, ids.data(), n, counters.data(), saw_empty_id);
   GRAPHKIT_CHECK_LAUNCH();
-  if (const auto failed = read_one(counters.data()); failed != 0)
+  if (const auto failed = read_one(counters.data(), stream); failed != 0)
     throw resource_error("relabel_on_gpu: " + std::to_string(failed) + " ids found the table full (" +
                          std::to_string(table.capacity()) + " slots for " + std::to_string(n) + " endpoints)");
-  const bool has_empty_id = read_one(saw_empty_id) != 0;
+  const bool has_empty_id = read_one(saw_empty_id, stream) != 0;
 
   // Distinct ids, the table's values pointing at them.
-  counters.fill_bytes(0);
+  counters.fill_bytes(0, stream);
   device_buffer<std::uint64_t> distinct(n + 1);
-  gather_ids_kernel<<<blocks_for(table.capacity()), 256>>>(ref, distinct.data(), counters.data());
+  gather_ids_kernel<<<blocks_for(table.capacity()), 256, 0, stream>>>(ref, distinct.data(), counters.data());
   GRAPHKIT_CHECK_LAUNCH();
-  std::size_t count = read_one(counters.data());
+  std::size_t count = read_one(counters.data(), stream);
   if (has_empty_id) {
-    GRAPHKIT_CUDA_TRY(cudaMemcpy(distinct.data() + count, &kEmptyId, sizeof kEmptyId, cudaMemcpyHostToDevice));
+    GRAPHKIT_CUDA_TRY(
+        cudaMemcpyAsync(distinct.data() + count, &kEmptyId, sizeof kEmptyId, cudaMemcpyHostToDevice, stream));
     ++count;
   }
   if (count > std::numeric_limits<vertex_t>::max())
@@ -124,38 +125,41 @@ device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_ord
   const auto empty_id_index = static_cast<std::uint32_t>(count - 1);  // meaningful only with has_empty_id
 
   if (order == relabel_order::sorted) {
-    detail::sort_keys(distinct, count);
+    detail::sort_keys(distinct, count, 64, stream);
   } else {
     // Order by first appearance: sort (first position -> id).
     device_buffer<unsigned long long> first(count);
-    first.fill_bytes(0xff);
-    first_positions_kernel<<<blocks_for(n), 256>>>(find_ref, ids.data(), n, edges, empty_id_index, first.data());
+    first.fill_bytes(0xff, stream);
+    first_positions_kernel<<<blocks_for(n), 256, 0, stream>>>(find_ref, ids.data(), n, edges, empty_id_index,
+                                                              first.data());
     GRAPHKIT_CHECK_LAUNCH();
     device_buffer<std::uint64_t> keys(count);
-    GRAPHKIT_CUDA_TRY(cudaMemcpy(keys.data(), first.data(), count * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice));
-    device_buffer<std::uint64_t> order_values(count);
     GRAPHKIT_CUDA_TRY(
-        cudaMemcpy(order_values.data(), distinct.data(), count * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice));
-    detail::sort_pairs(keys, order_values, count, detail::bits_for(n));
+        cudaMemcpyAsync(keys.data(), first.data(), count * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, stream));
+    device_buffer<std::uint64_t> order_values(count);
+    GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(order_values.data(), distinct.data(), count * sizeof(std::uint64_t),
+                                      cudaMemcpyDeviceToDevice, stream));
+    detail::sort_pairs(keys, order_values, count, detail::bits_for(n), stream);
     distinct = std::move(order_values);
   }
-  write_ranks_kernel<<<blocks_for(count), 256>>>(ref, distinct.data(), count);
+  write_ranks_kernel<<<blocks_for(count), 256, 0, stream>>>(ref, distinct.data(), count);
   GRAPHKIT_CHECK_LAUNCH();
   std::uint32_t empty_id_rank = kNoRank;
   if (has_empty_id) {
     device_buffer<std::uint32_t> rank(1);
-    find_rank_kernel<<<blocks_for(count), 256>>>(distinct.data(), count, rank.data());
+    find_rank_kernel<<<blocks_for(count), 256, 0, stream>>>(distinct.data(), count, rank.data());
     GRAPHKIT_CHECK_LAUNCH();
-    empty_id_rank = read_one(rank.data());
+    empty_id_rank = read_one(rank.data(), stream);
   }
 
   out.num_vertices = static_cast<vertex_t>(count);
   out.src = device_buffer<vertex_t>(edges);
   out.dst = device_buffer<vertex_t>(edges);
-  translate_kernel<<<blocks_for(n), 256>>>(find_ref, ids.data(), n, empty_id_rank, out.src.data(), out.dst.data());
+  translate_kernel<<<blocks_for(n), 256, 0, stream>>>(find_ref, ids.data(), n, empty_id_rank, out.src.data(),
+                                                      out.dst.data());
   GRAPHKIT_CHECK_LAUNCH();
   original_ids.resize(count);  // only the distinct ids come back, not the whole buffer
-  copy_to_host(original_ids.data(), distinct.data(), count * sizeof(original_id_t));
+  copy_to_host(original_ids.data(), distinct.data(), count * sizeof(original_id_t), on_stream(stream));
   bool identity = true;
   for (std::size_t v = 0; v < count && identity; ++v) identity = original_ids[v] == v;
   if (identity) original_ids.clear();
@@ -163,19 +167,20 @@ device_edges relabel_device(const device_buffer<std::uint64_t>& ids, relabel_ord
 }
 
 relabeled_edges relabel_on_gpu(std::span<const std::uint64_t> src, std::span<const std::uint64_t> dst,
-                               relabel_order order) {
+                               relabel_order order, cudaStream_t stream) {
   GRAPHKIT_EXPECTS(src.size() == dst.size(), "relabel_on_gpu: src and dst differ in length");
   const std::size_t edges = src.size();
   relabeled_edges out;
   if (edges == 0) return out;
   detail::require_device_memory("relabel_on_gpu", edges, 136 * edges);  // the device step's 120 B, and the ids
   device_buffer<std::uint64_t> ids(2 * edges);
-  copy_to_device(ids.data(), src.data(), src.size_bytes());
-  copy_to_device(ids.data() + edges, dst.data(), dst.size_bytes());
-  device_edges dense = relabel_device(ids, order, out.original_ids);
+  const transfer_options copies = on_stream(stream);
+  copy_to_device(ids.data(), src.data(), src.size_bytes(), copies);
+  copy_to_device(ids.data() + edges, dst.data(), dst.size_bytes(), copies);
+  device_edges dense = relabel_device(ids, order, out.original_ids, stream);
   out.num_vertices = dense.num_vertices;
-  out.src = download(dense.src);
-  out.dst = download(dense.dst);
+  out.src = download(dense.src, copies);
+  out.dst = download(dense.dst, copies);
   return out;
 }
 

@@ -19,6 +19,7 @@
 
 #include "primitives/common/device_buffer.hpp"
 #include "primitives/common/error.hpp"
+#include "primitives/common/launch.hpp"
 #include "primitives/common/sorted_search.cuh"
 
 namespace graphkit {
@@ -90,13 +91,11 @@ inline void batch_intersection_count(const std::uint32_t* d_values, const set_pa
   if (n == 0) return;
   device_buffer<unsigned long long> next(1);
   next.fill_bytes(0, stream);
-  int device = 0, sms = 1, per_sm = 1;
-  GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
-  GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  int per_sm = 1;
   GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, batch_detail::batch_intersection_kernel,
                                                                   batch_detail::kThreads, 0));
-  const auto grid =
-      static_cast<unsigned>(std::min<std::size_t>(n, static_cast<std::size_t>(sms) * std::max(per_sm, 1)));
+  const auto grid = static_cast<unsigned>(
+      std::min<std::size_t>(n, std::size_t{device_sm_count()} * static_cast<unsigned>(std::max(per_sm, 1))));
   batch_detail::batch_intersection_kernel<<<grid, batch_detail::kThreads, 0, stream>>>(d_values, d_pairs, n, d_counts,
                                                                                        next.data());
   GRAPHKIT_CHECK_LAUNCH();

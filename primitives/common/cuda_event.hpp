@@ -19,6 +19,9 @@ class cuda_event {
   void record(cudaStream_t stream = nullptr) { GRAPHKIT_CUDA_TRY(cudaEventRecord(event_, stream)); }
   /// Waits until the work recorded before this event has finished (at once if never recorded).
   void synchronize() const { GRAPHKIT_CUDA_TRY(cudaEventSynchronize(event_)); }
+  /// Makes work enqueued on `stream` from now on wait for the work recorded
+  /// before this event, without blocking the host (nothing, if never recorded).
+  void enqueue_wait(cudaStream_t stream) const { GRAPHKIT_CUDA_TRY(cudaStreamWaitEvent(stream, event_, 0)); }
 
   /// Seconds from `earlier` to this event; waits for this one to complete.
   [[nodiscard]] double seconds_since(const cuda_event& earlier) const {

@@ -85,10 +85,8 @@ class device_buffer {
   [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
 
   void copy_from_host(std::span<const T> host, cudaStream_t stream = nullptr) {
-    if (host.size() != size_) {
-      throw error("device_buffer::copy_from_host: " + std::to_string(host.size()) + " elements into a buffer of " +
-                  std::to_string(size_));
-    }
+    GRAPHKIT_EXPECTS(host.size() == size_, "device_buffer::copy_from_host: " + std::to_string(host.size()) +
+                                               " elements into a buffer of " + std::to_string(size_));
     if (size_ == 0) return;
     GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(data_, host.data(), bytes(), cudaMemcpyHostToDevice, stream));
     GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(stream));

@@ -100,13 +100,13 @@ __global__ void __launch_bounds__(detail::kBlock) delta_stepping_kernel(detail::
 }  // namespace
 
 /// profile_of() from the device CSR: the solver needs no host offsets.
-graph_profile device_profile(const device_csr& g, double weight_sum) {
+graph_profile device_profile(const device_csr& g, double weight_sum, cudaStream_t stream) {
   nvtx_range range("graphkit::sssp set-up: degree profile");
-  return profile_from_sums(g.num_vertices, g.num_edges(), sum_squared_degrees(g), weight_sum);
+  return profile_from_sums(g.num_vertices, g.num_edges(), sum_squared_degrees(g, stream), weight_sum);
 }
 
 struct gpu_solver::state {
-  state(device_csr&& g, const weight_summary& weights)
+  state(device_csr&& g, const weight_summary& weights, cudaStream_t s)
       : graph(std::move(g)),
         n(std::max<std::size_t>(graph.num_vertices, 1)),
         narrow(distances_fit_32_bits(graph.num_vertices, weights.max)),
@@ -119,14 +119,14 @@ struct gpu_solver::state {
         masks(3 * mask_words),
         ctl(1),
         counters(3),
-        profile(device_profile(graph, weights.sum)),
-        heuristic(heuristic_delta(profile)) {
+        profile(device_profile(graph, weights.sum, s)),
+        heuristic(heuristic_delta(profile)),
+        stream(s) {
     nvtx_range range("graphkit::sssp set-up: kernel limits");
-    int device = 0, cooperative = 0, sms = 0, per_sm = 0;
+    int device = 0, cooperative = 0, per_sm = 0;
     GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
     GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
     if (cooperative == 0) throw error("sssp: the GPU does not support cooperative launches");
-    GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     if (narrow)
       GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delta_stepping_kernel<std::uint32_t>,
                                                                       detail::kBlock, 0));
@@ -134,7 +134,7 @@ struct gpu_solver::state {
       GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delta_stepping_kernel<gpu_distance>,
                                                                       detail::kBlock, 0));
     if (per_sm == 0) throw error("sssp: the solver kernel does not fit on one multiprocessor");
-    resident = static_cast<unsigned>(per_sm * sms);
+    resident = static_cast<unsigned>(per_sm) * device_sm_count();
     fits_small = narrow ? ready_small_kernel<std::uint32_t>(device) : ready_small_kernel<gpu_distance>(device);
     apply(solver_tuning{});
   }
@@ -199,7 +199,7 @@ struct gpu_solver::state {
   std::uint32_t relax_depth = 0;
   graph_profile profile;
   std::uint64_t heuristic;
-  cudaStream_t stream = nullptr;
+  cudaStream_t stream;  ///< every solve's kernels, copies and events
   cuda_event start, stop;
 
   template <class Dist>
@@ -245,8 +245,9 @@ struct gpu_solver::state {
           r.distances[v] = d[v] == unreached ? kUnreachable : static_cast<distance_t>(d[v]);
       });
     };
-    if (narrow) widen(download(dist32), std::uint32_t{UINT32_MAX});
-    else widen(download(dist64), detail::kGpuUnreachable);
+    const transfer_options copies = on_stream(stream);
+    if (narrow) widen(download(dist32, copies), std::uint32_t{UINT32_MAX});
+    else widen(download(dist64, copies), detail::kGpuUnreachable);
     return r;
   }
 
@@ -320,13 +321,13 @@ std::uint32_t auto_relax_depth(const graph_profile& p) {
   return p.mean_degree <= 8 && p.rms_degree <= 2 * p.mean_degree ? 8 : 0;
 }
 
-gpu_solver::gpu_solver(const csr_graph& g) : gpu_solver(to_device(g)) {}
-gpu_solver::gpu_solver(device_csr&& g) {
+gpu_solver::gpu_solver(const csr_graph& g, cudaStream_t stream) : gpu_solver(to_device(g, stream), stream) {}
+gpu_solver::gpu_solver(device_csr&& g, cudaStream_t stream) {
   const weight_summary weights = [&] {
     nvtx_range range("graphkit::sssp set-up: weight summary");
-    return summarize_weights(g);
+    return summarize_weights(g, stream);
   }();
-  state_ = std::make_unique<state>(std::move(g), weights);
+  state_ = std::make_unique<state>(std::move(g), weights, stream);
 }
 gpu_solver::~gpu_solver() = default;
 

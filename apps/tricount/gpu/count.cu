@@ -46,7 +46,7 @@ method auto_method(vertex_t num_vertices, vertex_class) {
 }
 
 struct gpu_counter::state {
-  explicit state(device_csr&& g)
+  state(device_csr&& g, cudaStream_t s)
       : graph(std::move(g)),
         num_undirected_edges(graph.num_edges() / 2),
         out_degree(std::size_t{graph.num_vertices} + 1),
@@ -54,11 +54,9 @@ struct gpu_counter::state {
         class_of(std::max<std::size_t>(graph.num_vertices, 1)),
         ids(std::max<std::size_t>(graph.num_vertices, 1)),
         ordered(std::max<std::size_t>(graph.num_vertices, 1)),
-        counters(2) {
-    int device = 0;
-    GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
-    GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  }
+        counters(2),
+        sms(device_sm_count()),
+        stream(s) {}
 
   device_csr graph;
   std::size_t num_undirected_edges;
@@ -72,7 +70,8 @@ struct gpu_counter::state {
   device_buffer<detail::set_slot> slot_pool;
   device_buffer<std::uint32_t> bitmap_pool;
   multisplit_workspace split_workspace;
-  int sms = 1;
+  unsigned sms = 1;
+  cudaStream_t stream = nullptr;  ///< every kernel, scan, copy and event of a run
 
   [[nodiscard]] detail::oriented_view oriented() const {
     return {graph.num_vertices, out_degree.data(), out_targets.data()};
@@ -83,26 +82,26 @@ struct gpu_counter::state {
     nvtx_range range("preprocess");
     const vertex_t n = graph.num_vertices;
     const unsigned warps_grid = blocks_for(std::size_t{n} * 32, 256);
-    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(out_degree.data() + n, 0, sizeof(edge_t)));
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(out_degree.data() + n, 0, sizeof(edge_t), stream));
     if (n > 0) {
-      detail::count_out_edges_kernel<<<warps_grid, 256>>>(graph.view(), out_degree.data());
+      detail::count_out_edges_kernel<<<warps_grid, 256, 0, stream>>>(graph.view(), out_degree.data());
       GRAPHKIT_CHECK_LAUNCH();
     }
     std::size_t temp_bytes = 0;
-    GRAPHKIT_CUDA_TRY(
-        cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, out_degree.data(), out_degree.data(), std::size_t{n} + 1));
+    GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, out_degree.data(), out_degree.data(),
+                                                    std::size_t{n} + 1, stream));
     if (scan_temp.size() < temp_bytes) scan_temp = device_buffer<unsigned char>(temp_bytes);
     GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(scan_temp.data(), temp_bytes, out_degree.data(), out_degree.data(),
-                                                    std::size_t{n} + 1));
+                                                    std::size_t{n} + 1, stream));
     if (n == 0) return std::vector<std::uint32_t>(detail::kWorkClasses + 1, 0);
-    detail::fill_out_edges_kernel<<<warps_grid, 256>>>(graph.view(), out_degree.data(), out_targets.data());
+    detail::fill_out_edges_kernel<<<warps_grid, 256, 0, stream>>>(graph.view(), out_degree.data(), out_targets.data());
     GRAPHKIT_CHECK_LAUNCH();
-    detail::classify_work_kernel<<<warps_grid, 256>>>(oriented(), class_of.data());
+    detail::classify_work_kernel<<<warps_grid, 256, 0, stream>>>(oriented(), class_of.data());
     GRAPHKIT_CHECK_LAUNCH();
-    detail::iota_kernel<<<blocks_for(n, 256), 256>>>(ids.data(), n);
+    detail::iota_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(ids.data(), n);
     GRAPHKIT_CHECK_LAUNCH();
     return multisplit_keys(ids.data(), ordered.data(), n, detail::kWorkClasses, bucket_ids_of{class_of.data()},
-                           split_workspace);
+                           split_workspace, stream);
   }
 
   /// Out-degrees are at most sqrt(2m): a vertex's out-neighbours all have at
@@ -119,7 +118,7 @@ struct gpu_counter::state {
                                                                     detail::kCountThreads, 0));
     // The bitmap method's pool holds n bits per block: keep the grid modest.
     const int cap = Kind == detail::set_kind::bitmap ? 2 : 8;
-    const unsigned grid = std::min<unsigned>(count, static_cast<unsigned>(sms * std::clamp(per_sm, 1, cap)));
+    const unsigned grid = std::min<unsigned>(count, sms * static_cast<unsigned>(std::clamp(per_sm, 1, cap)));
     detail::block_scratch scratch{};
     if constexpr (Kind == detail::set_kind::hash) {
       // Whole windows per block, so each block's table starts 16-byte aligned.
@@ -132,14 +131,14 @@ struct gpu_counter::state {
       scratch.words_per_block = (std::size_t{graph.num_vertices} + 31) / 32;
       if (bitmap_pool.size() < grid * scratch.words_per_block) {
         bitmap_pool = device_buffer<std::uint32_t>(grid * scratch.words_per_block);
-        bitmap_pool.fill_bytes(0);  // the kernel leaves every bitmap empty again
+        bitmap_pool.fill_bytes(0, stream);  // the kernel leaves every bitmap empty again
       }
       scratch.bitmaps = bitmap_pool.data();
     }
     auto* cursor = reinterpret_cast<std::uint32_t*>(counters.data() + 1);
-    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(cursor, 0, sizeof(std::uint32_t)));
-    detail::count_heavy_kernel<Kind>
-        <<<grid, detail::kCountThreads>>>(oriented(), vertices, count, sink, scratch, cursor, counters.data());
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(cursor, 0, sizeof(std::uint32_t), stream));
+    detail::count_heavy_kernel<Kind><<<grid, detail::kCountThreads, 0, stream>>>(oriented(), vertices, count, sink,
+                                                                                 scratch, cursor, counters.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
 
@@ -157,18 +156,18 @@ struct gpu_counter::state {
     const unsigned grid = blocks_for(count, detail::kCountWarps);
     if (m == method::merge)
       detail::count_light_kernel<detail::set_kind::sorted_list>
-          <<<grid, detail::kCountThreads>>>(oriented(), vertices, count, sink, counters.data());
+          <<<grid, detail::kCountThreads, 0, stream>>>(oriented(), vertices, count, sink, counters.data());
     else
       detail::count_light_kernel<detail::set_kind::hash>
-          <<<grid, detail::kCountThreads>>>(oriented(), vertices, count, sink, counters.data());
+          <<<grid, detail::kCountThreads, 0, stream>>>(oriented(), vertices, count, sink, counters.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
 };
 
-gpu_counter::gpu_counter(const csr_graph& g) : gpu_counter(to_device(g)) {}
-gpu_counter::gpu_counter(device_csr&& g) {
+gpu_counter::gpu_counter(const csr_graph& g, cudaStream_t stream) : gpu_counter(to_device(g, stream), stream) {}
+gpu_counter::gpu_counter(device_csr&& g, cudaStream_t stream) {
   GRAPHKIT_EXPECTS(!g.directed, "tricount: the GPU counter needs the symmetrized graph");
-  state_ = std::make_unique<state>(std::move(g));
+  state_ = std::make_unique<state>(std::move(g), stream);
 }
 gpu_counter::~gpu_counter() = default;
 
@@ -180,15 +179,15 @@ result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
   stats.heavy_method = m == method::automatic ? auto_method(n, vertex_class::heavy) : m;
 
   cuda_event start, preprocessed, light_done, done;
-  start.record();
+  start.record(st.stream);
   const std::vector<std::uint32_t> classes = st.preprocess();
-  preprocessed.record();
+  preprocessed.record(st.stream);
 
-  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(st.counters.data(), 0, sizeof(unsigned long long)));
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(st.counters.data(), 0, sizeof(unsigned long long), st.stream));
   detail::triangle_sink sink{nullptr};
   if (per_vertex) {
     if (st.per_vertex.size() < n) st.per_vertex = device_buffer<unsigned long long>(n);
-    st.per_vertex.fill_bytes(0);
+    st.per_vertex.fill_bytes(0, st.stream);
     sink.per_vertex = st.per_vertex.data();
   }
   {
@@ -196,9 +195,9 @@ result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
     stats.light = classes[detail::kLight + 1] - classes[detail::kLight];
     stats.heavy = classes[detail::kHeavy + 1] - classes[detail::kHeavy];
     st.count_light(stats.light_method, st.ordered.data() + classes[detail::kLight], stats.light, sink);
-    light_done.record();
+    light_done.record(st.stream);
     st.count_with(stats.heavy_method, st.ordered.data() + classes[detail::kHeavy], stats.heavy, sink);
-    done.record();
+    done.record(st.stream);
   }
   stats.preprocess_seconds = preprocessed.seconds_since(start);
   stats.light_seconds = light_done.seconds_since(preprocessed);
@@ -206,9 +205,9 @@ result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
   stats.oriented_edges = st.num_undirected_edges;
 
   result r;
-  GRAPHKIT_CUDA_TRY(cudaMemcpy(&r.triangles, st.counters.data(), sizeof r.triangles, cudaMemcpyDeviceToHost));
+  r.triangles = read_one(st.counters.data(), st.stream);
   if (per_vertex) {
-    const std::vector<unsigned long long> counts = st.per_vertex.to_host();
+    const std::vector<unsigned long long> counts = st.per_vertex.to_host(st.stream);
     r.per_vertex.assign(counts.begin(), counts.begin() + n);
   }
   return r;

@@ -343,14 +343,14 @@ inline std::uint64_t chunked_set::to_sorted_array(std::uint32_t* d_out, cudaStre
 }
 
 inline void chunked_set::to_dense(dense_bitmap& out, cudaStream_t stream) const {
-  if (out.universe() != universe_) throw error("chunked_set::to_dense: the universes differ");
+  GRAPHKIT_EXPECTS(out.universe() == universe_, "chunked_set::to_dense: the universes differ");
   if (universe_ == 0) return;
   chunked_detail::to_dense_kernel<<<num_chunks(), chunked_detail::kThreads, 0, stream>>>(ref(), out.ref());
   GRAPHKIT_CHECK_LAUNCH();
 }
 
 inline void chunked_set::assign(const dense_bitmap& in, cudaStream_t stream) {
-  if (in.universe() != universe_) throw error("chunked_set::assign: the universes differ");
+  GRAPHKIT_EXPECTS(in.universe() == universe_, "chunked_set::assign: the universes differ");
   clear(stream);
   if (universe_ == 0) return;
   chunked_detail::from_dense_kernel<<<num_chunks(), chunked_detail::kThreads, 0, stream>>>(ref(), in.words(),
@@ -360,9 +360,9 @@ inline void chunked_set::assign(const dense_bitmap& in, cudaStream_t stream) {
 }
 
 inline void set_algebra(const chunked_set& a, const chunked_set& b, set_op op, chunked_set& out, cudaStream_t stream) {
-  if (a.universe() != b.universe() || a.universe() != out.universe())
-    throw error("set_algebra: the three sets must share one universe");
-  if (&out == &a || &out == &b) throw error("set_algebra (chunked): out must be a third set");
+  GRAPHKIT_EXPECTS(a.universe() == b.universe() && a.universe() == out.universe(),
+                   "set_algebra: the three sets must share one universe");
+  GRAPHKIT_EXPECTS(&out != &a && &out != &b, "set_algebra (chunked): out must be a third set");
   out.clear(stream);
   if (out.universe() == 0) return;
   const bitmap_detail::busy_chunk_grid grid = bitmap_detail::plan_busy_chunks(out.num_chunks());
@@ -374,7 +374,7 @@ inline void set_algebra(const chunked_set& a, const chunked_set& b, set_op op, c
 }
 
 inline std::uint64_t set_algebra_count(const chunked_set& a, const chunked_set& b, set_op op, cudaStream_t stream) {
-  if (a.universe() != b.universe()) throw error("set_algebra_count: the sets must share one universe");
+  GRAPHKIT_EXPECTS(a.universe() == b.universe(), "set_algebra_count: the sets must share one universe");
   if (a.universe() == 0) return 0;
   // The total lives in a's counters: an allocation per call cost more than the kernel.
   auto* total = const_cast<unsigned long long*>(a.pool_counters_.data()) + chunked_detail::kTotal;

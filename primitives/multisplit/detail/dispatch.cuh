@@ -62,7 +62,7 @@ using tuning = tuning_sm90;
 inline int id_bits(std::uint32_t m) { return m <= 1 ? 0 : 32 - __builtin_clz(m - 1); }
 
 inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std::size_t n) {
-  if (m == 0) throw error("multisplit: the number of buckets must be at least 1");
+  GRAPHKIT_EXPECTS(m != 0, "multisplit: the number of buckets must be at least 1");
   if (method == multisplit_method::automatic)
     return m <= tuning::kWarpMethodMaxBuckets                          ? multisplit_method::warp
            : m > kMultisplitBlockMaxBuckets                            ? multisplit_method::radix_sort

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "primitives/common/launch.hpp"
 #include "primitives/hash/linear_probing_map.cuh"
 #include "tests/common/gpu_support.hpp"
 #include "tests/common/test_support.hpp"
@@ -270,8 +271,7 @@ TEST(LinearProbingMap, FindsNeverMissPresentKeysDuringConcurrentInserts) {
   map.insert(d_old.data(), d_twos.data(), n);
   device_buffer<unsigned> misses(1);
   misses.fill_bytes(0);
-  insert_while_finding<<<static_cast<unsigned>((2 * n + 255) / 256), 256>>>(map.ref(), d_fresh.data(), d_old.data(), n,
-                                                                            misses.data());
+  insert_while_finding<<<blocks_for(2 * n), 256>>>(map.ref(), d_fresh.data(), d_old.data(), n, misses.data());
   GRAPHKIT_CHECK_LAUNCH();
   EXPECT_EQ(misses.to_host()[0], 0u);
   EXPECT_EQ(map.size(), 2 * n);

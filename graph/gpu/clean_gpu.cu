@@ -193,9 +193,9 @@ device_edges to_device(const coo_graph& g) {
 void to_host(device_edges&& g, coo_graph& out) {
   out.num_vertices = g.num_vertices;
   out.directed = g.directed;
-  out.src = download(g.src);
-  out.dst = download(g.dst);
-  out.weights = download(g.weights);
+  out.src = download_as<host_array<vertex_t>>(g.src);
+  out.dst = download_as<host_array<vertex_t>>(g.dst);
+  out.weights = download_as<host_array<weight_t>>(g.weights);
   g = {};
 }
 

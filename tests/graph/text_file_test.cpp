@@ -38,8 +38,15 @@ TEST(TextFile, MappedAndCopiedGiveTheSameTextAndCounts) {
   std::mt19937_64 rng(seed);
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::string path = test::temp_path(".el");
-  const std::size_t sizes[] = {0,           1,           page - 1, page, page + 1, 3 * page - kTextPadding,
-                               3 * page - kTextPadding + 1, kNewlineBlock, 2 * kNewlineBlock + page + 7,
+  const std::size_t sizes[] = {0,
+                               1,
+                               page - 1,
+                               page,
+                               page + 1,
+                               3 * page - kTextPadding,
+                               3 * page - kTextPadding + 1,
+                               kNewlineBlock,
+                               2 * kNewlineBlock + page + 7,
                                (std::size_t{9} << 20) + 3};
   for (const std::size_t size : sizes) {
     std::string bytes(size, 'x');

@@ -9,6 +9,8 @@
 // ranges: what reading the bytes costs when nothing else is paid.
 //
 //   load_bench [--scale 21] [--trials 5] [--dir /tmp] [--keep] [--gzip]
+//   load_bench --load FILE [--trials 5]    (the host parser alone, on a file
+//                                           written before: one line per load)
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -85,6 +87,25 @@ void fault_fresh_pages(std::size_t bytes) {
   (void)sink;
 }
 
+/// --load: `path` loaded by the host parser `trials` times, each load in
+/// fresh memory as an app's only load is (GRAPHKIT_TRACE=1 shows its phases);
+/// no warm-up, so that a run of one trial is one app's load.
+int time_host_loads(const std::string& path, int trials) {
+  const double mb = std::filesystem::file_size(path) / 1e6;
+  std::vector<double> seconds;
+  loaded_graph loaded;
+  for (int t = 0; t < trials; ++t) {
+    loaded = {};  // the last load's memory freed outside the timing
+    const double s = apps::host_seconds([&] { loaded = load_graph(path); });
+    seconds.push_back(s);
+    std::printf("load %d: %.1f ms (%.0f MB/s)\n", t + 1, s * 1e3, mb / s);
+  }
+  const double median = apps::median(seconds);
+  std::printf("%s, %.0f MB, %u host threads: median load %.1f ms (%.0f MB/s)\n", path.c_str(), mb,
+              detail::host_threads(), median * 1e3, mb / median);
+  return 0;
+}
+
 /// The apps' trial loop: a warm-up (page cache, first touch of the
 /// allocator's pools) where more than one trial, then the median.
 template <class Body>
@@ -105,7 +126,10 @@ int main(int argc, char** argv) {
   app.add_option("--dir", dir, "Where to write the files")->capture_default_str();
   app.add_flag("--keep", keep, "Keep the files (graphkit_load_bench.{mtx,el,gr,gkbin}) for runs of the apps");
   app.add_flag("--gzip", gzip, "Also time a gzip Matrix Market file (slow to write)");
+  std::string load_only;
+  app.add_option("--load", load_only, "Only time the host parser's load of this file, --trials times");
   CLI11_PARSE(app, argc, argv);
+  if (!load_only.empty()) return time_host_loads(load_only, trials);
 
   coo_graph g = generate_rmat(scale, 16, 1);
   assign_random_weights(g, 1);

@@ -51,8 +51,8 @@ void drop_duplicates(coo_graph& g, duplicate_weight keep, clean_stats& stats) {
     std::vector<std::size_t> order(m);
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
-    std::vector<vertex_t> src, dst;
-    std::vector<weight_t> weights;
+    host_array<vertex_t> src, dst;
+    host_array<weight_t> weights;
     src.reserve(m);
     dst.reserve(m);
     weights.reserve(m);

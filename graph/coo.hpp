@@ -6,16 +6,18 @@
 #include <string>
 #include <vector>
 
+#include "graph/host_array.hpp"
 #include "graph/types.hpp"
 
 namespace graphkit {
 
 struct coo_graph {
   vertex_t num_vertices = 0;
-  std::vector<vertex_t> src;
-  std::vector<vertex_t> dst;
+  /// host_array: resize() leaves new elements unwritten (graph/host_array.hpp).
+  host_array<vertex_t> src;
+  host_array<vertex_t> dst;
   /// Empty for an unweighted graph; otherwise one weight per edge.
-  std::vector<weight_t> weights;
+  host_array<weight_t> weights;
   /// False when each edge stands for both directions (symmetric Matrix Market,
   /// generated undirected graphs); the CSR build then stores both.
   bool directed = true;

@@ -119,17 +119,24 @@ std::vector<T> prepared_vector(std::size_t n) {
   return v;
 }
 
-/// A host copy of `device`. A new vector's pages cost more than the copy
-/// itself (the H100 host faults fresh 4 KiB pages in at ~1.6 GB/s on one
-/// thread), so they are prepared first; resize() then zeroes resident memory.
-template <class T>
-std::vector<T> download(const device_buffer<T>& device, const transfer_options& options = {}) {
-  std::vector<T> out;
+/// A host copy of `device` in `Array`, a std::vector<T> or host_array<T>. A
+/// new array's pages cost more than the copy itself (the H100 host faults
+/// fresh 4 KiB pages in at ~1.6 GB/s on one thread), so they are prepared
+/// first; a std::vector's resize() then zeroes resident memory, a
+/// host_array's writes nothing.
+template <class Array, class T>
+Array download_as(const device_buffer<T>& device, const transfer_options& options = {}) {
+  Array out;
   out.reserve(device.size());
   prepare_host_pages(out.data(), device.bytes(), options);
   out.resize(device.size());
   copy_to_host(out.data(), device.data(), device.bytes(), options);
   return out;
+}
+
+template <class T>
+std::vector<T> download(const device_buffer<T>& device, const transfer_options& options = {}) {
+  return download_as<std::vector<T>>(device, options);
 }
 
 }  // namespace graphkit

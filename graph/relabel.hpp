@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "graph/host_array.hpp"
 #include "graph/types.hpp"
 
 namespace graphkit {
@@ -17,7 +18,7 @@ enum class relabel_order {
 
 struct relabeled_edges {
   vertex_t num_vertices = 0;
-  std::vector<vertex_t> src, dst;
+  host_array<vertex_t> src, dst;
   /// original_ids[v]; empty when the mapping is the identity.
   std::vector<original_id_t> original_ids;
 };

@@ -195,9 +195,9 @@ void to_host(device_edges&& g, coo_graph& out, cudaStream_t stream) {
   const transfer_options copies = on_stream(stream);
   out.num_vertices = g.num_vertices;
   out.directed = g.directed;
-  out.src = download(g.src, copies);
-  out.dst = download(g.dst, copies);
-  out.weights = download(g.weights, copies);
+  out.src = download_as<host_array<vertex_t>>(g.src, copies);
+  out.dst = download_as<host_array<vertex_t>>(g.dst, copies);
+  out.weights = download_as<host_array<weight_t>>(g.weights, copies);
   g = {};
 }
 

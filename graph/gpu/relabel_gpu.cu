@@ -179,8 +179,8 @@ relabeled_edges relabel_on_gpu(std::span<const std::uint64_t> src, std::span<con
   copy_to_device(ids.data() + edges, dst.data(), dst.size_bytes(), copies);
   device_edges dense = relabel_device(ids, order, out.original_ids, stream);
   out.num_vertices = dense.num_vertices;
-  out.src = download(dense.src, copies);
-  out.dst = download(dense.dst, copies);
+  out.src = download_as<host_array<vertex_t>>(dense.src, copies);
+  out.dst = download_as<host_array<vertex_t>>(dense.dst, copies);
   return out;
 }
 

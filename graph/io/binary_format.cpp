@@ -35,6 +35,7 @@
 #include <memory>
 
 #include "graph/detail/parallel.hpp"
+#include "graph/host_transfer.hpp"
 #include "graph/io/detail/gkbin_file.hpp"
 #include "graph/io/detail/gkbin_hash.hpp"
 #include "graph/io/detail/raw_edges.hpp"
@@ -69,26 +70,15 @@ std::vector<std::uint64_t> block_table(const gkbin::layout& l, const std::array<
   return table;
 }
 
-/// g's arrays sized for `l`, their pages faulted in and zeroed (std::vector's
-/// resize) by one thread per array at once: one thread zeroing the whole
-/// graph would take longer than reading it.
+/// g's arrays sized for `l`. The edge arrays are left unwritten (host_array):
+/// each reader faults in the pages of its own blocks as it reads them, where
+/// zeroing them first took one thread per array ~25 ms on the 16-core host.
+/// The original ids (a std::vector) on pages prepared by several threads.
 void size_arrays(coo_graph& g, const gkbin::layout& l) {
-  const bool big = l.edges * sizeof(vertex_t) >= kStagedMinBytes;
-  parallel_parts(big ? gkbin::kArrays : 1, [&](std::size_t part) {
-    for (unsigned a = 0; a < gkbin::kArrays; ++a) {
-      if (big && a != part) continue;
-      switch (a) {
-        case gkbin::kSrc: g.src = prepared_vector<vertex_t>(l.edges); break;
-        case gkbin::kDst: g.dst = prepared_vector<vertex_t>(l.edges); break;
-        case gkbin::kWeights:
-          if (l.weighted()) g.weights = prepared_vector<weight_t>(l.edges);
-          break;
-        case gkbin::kOriginalIdArray:
-          if (l.has_original_ids()) g.original_ids = prepared_vector<original_id_t>(l.vertices);
-          break;
-      }
-    }
-  });
+  g.src.resize(l.edges);
+  g.dst.resize(l.edges);
+  if (l.weighted()) g.weights.resize(l.edges);
+  if (l.has_original_ids()) g.original_ids = prepared_vector<original_id_t>(l.vertices);
 }
 
 }  // namespace

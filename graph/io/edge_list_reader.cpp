@@ -86,8 +86,8 @@ loaded_graph read_edge_list(const std::string& path, text_buffer&& file_text, co
   out.negative_weight = raw.negative_weight;
   relabeled_edges dense = options.relabeler ? options.relabeler(raw.src, raw.dst, options.relabel)
                                             : relabel(raw.src, raw.dst, options.relabel);
-  std::vector<std::uint64_t>().swap(raw.src);
-  std::vector<std::uint64_t>().swap(raw.dst);
+  decltype(raw.src)().swap(raw.src);
+  decltype(raw.dst)().swap(raw.dst);
   out.graph.num_vertices = dense.num_vertices;
   out.graph.src = std::move(dense.src);
   out.graph.dst = std::move(dense.dst);

@@ -31,11 +31,12 @@ apps::common_options common_of(const call_options& c) {
   return o;
 }
 
-/// A numpy array that owns the vector's memory (no copy). Needs the GIL.
-template <class T>
-py::array_t<T> to_numpy(std::vector<T>&& v) {
-  auto* owned = new std::vector<T>(std::move(v));
-  py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+/// A numpy array that owns the vector's (or host_array's) memory (no copy). Needs the GIL.
+template <class T, class Alloc>
+py::array_t<T> to_numpy(std::vector<T, Alloc>&& v) {
+  using owner = std::vector<T, Alloc>;
+  auto* owned = new owner(std::move(v));
+  py::capsule free_when_done(owned, [](void* p) { delete static_cast<owner*>(p); });
   // The shape-only constructor takes the strides from sizeof(T); the count-only
   // one asks the dtype, whose layout pybind11 < 2.12 reads as numpy 1's.
   return py::array_t<T>(py::array::ShapeContainer{static_cast<py::ssize_t>(owned->size())}, owned->data(),

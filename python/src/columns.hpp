@@ -38,10 +38,13 @@ template <class T>
 struct column {
   std::span<const T> values;
   std::vector<T> converted;  ///< holds the values where they could not be viewed
-  /// The values as a vector of their own (moved where converted, copied where viewed).
-  std::vector<T> take() {
-    if (!converted.empty()) return std::move(converted);
-    return {values.begin(), values.end()};
+  /// The values as an Array of their own (a std::vector<T> or a host_array<T>):
+  /// moved where converted into the same type, else copied.
+  template <class Array = std::vector<T>>
+  Array take() {
+    if constexpr (std::is_same_v<Array, std::vector<T>>)
+      if (!converted.empty()) return std::move(converted);
+    return Array(values.begin(), values.end());
   }
 };
 

@@ -55,9 +55,9 @@ apps::input_edges load_edges(const graph_input& in, apps::common_options& o, app
       if (!c.weights.values.empty()) out.device.weights = upload(c.weights.values);
       out.on_device = true;
     } else {
-      out.host.src = c.src.take();
-      out.host.dst = c.dst.take();
-      out.host.weights = c.weights.take();
+      out.host.src = c.src.take<host_array<vertex_t>>();
+      out.host.dst = c.dst.take<host_array<vertex_t>>();
+      out.host.weights = c.weights.take<host_array<weight_t>>();
     }
   }
   r.set("input", info.name);
@@ -114,9 +114,9 @@ coo_graph host_edges(const graph_input& in) {
   coo_graph g;
   g.num_vertices = in.num_vertices;
   g.directed = in.directed;
-  g.src = c.src.take();
-  g.dst = c.dst.take();
-  g.weights = c.weights.take();
+  g.src = c.src.take<host_array<vertex_t>>();
+  g.dst = c.dst.take<host_array<vertex_t>>();
+  g.weights = c.weights.take<host_array<weight_t>>();
   return g;
 }
 

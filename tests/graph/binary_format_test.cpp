@@ -36,8 +36,8 @@ void expect_same_graph(const coo_graph& want, const coo_graph& got) {
   EXPECT_TRUE(want.original_ids == got.original_ids) << "original ids differ";
 }
 
-template <class T>
-bool bytes_at(const std::string& file, std::uint64_t offset, const std::vector<T>& values) {
+template <class T, class Alloc>
+bool bytes_at(const std::string& file, std::uint64_t offset, const std::vector<T, Alloc>& values) {
   const std::size_t n = values.size() * sizeof(T);
   return offset + n <= file.size() && (n == 0 || std::memcmp(file.data() + offset, values.data(), n) == 0);
 }

@@ -91,7 +91,7 @@ coo_graph as_coo(const raw_list& r, bool weighted, bool directed) {
   g.dst = std::move(dense.dst);
   g.original_ids = std::move(dense.original_ids);
   g.directed = directed;
-  if (weighted) g.weights = r.weights;
+  if (weighted) g.weights.assign(r.weights.begin(), r.weights.end());
   return g;
 }
 

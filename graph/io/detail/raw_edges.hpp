@@ -7,11 +7,10 @@
 
 #include <cstdint>
 #include <cstring>
-#include <future>
 #include <string>
 #include <vector>
 
-#include "graph/host_transfer.hpp"
+#include "graph/host_array.hpp"
 #include "graph/io/detail/line_chunks.hpp"
 #include "graph/types.hpp"
 #include "primitives/common/nvtx.hpp"
@@ -20,8 +19,8 @@ namespace graphkit::detail {
 
 template <class Id>
 struct raw_edges {
-  std::vector<Id> src, dst;
-  std::vector<weight_t> weights;         ///< empty, or one per edge
+  host_array<Id> src, dst;
+  host_array<weight_t> weights;          ///< empty, or one per edge
   std::size_t negative_weight_line = 0;  ///< file line of the first negative weight, 0 if none
   weight_t negative_weight = 0;
 };
@@ -74,18 +73,15 @@ raw_edges<Id> parse_edges(std::string_view text, newline_counts known, std::size
   }();
   raw_edges<Id> out;
   {
-    // The three arrays at once: each vector's resize() zero-fills its pages
-    // on the one thread that calls it (~30 ms per 127 MB array on the H100
-    // host), after prepared_vector has faulted them in on several.
+    // Sized, not written: each parse thread faults in the pages of its own
+    // slots as it writes them (host_array leaves them untouched), so the
+    // faults overlap the parse and spread over every thread, where a
+    // std::vector's resize() would zero-fill them all on one thread first.
     nvtx_range range("graphkit::host parse: output pages");
     const std::size_t n = parts.total_lines();
-    auto dst = std::async(std::launch::async, [n] { return prepared_vector<Id>(n); });
-    auto weights = std::async(std::launch::async, [n, weighted] {
-      return weighted ? prepared_vector<weight_t>(n) : std::vector<weight_t>();
-    });
-    out.src = prepared_vector<Id>(n);
-    out.dst = dst.get();
-    out.weights = weights.get();
+    out.src.resize(n);
+    out.dst.resize(n);
+    if (weighted) out.weights.resize(n);
   }
   std::vector<edge_chunk<Id>> chunks(parts.count());
   for (std::size_t p = 0; p < parts.count(); ++p) {

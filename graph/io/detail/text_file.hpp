@@ -71,6 +71,9 @@ class text_buffer {
   text_buffer(char* data, std::size_t size) : data_(data), size_(size) {
     if (data != nullptr) std::memset(data + size, 0, kTextPadding);
   }
+  /// Takes a mapping of `span` bytes at `data` (munmap'd when freed) whose
+  /// first `size` bytes are the text and whose next kTextPadding bytes are zero.
+  static text_buffer mapped(char* data, std::size_t size, std::size_t span) noexcept;
 
   /// The text; kTextPadding zero bytes follow it (while the buffer lives).
   [[nodiscard]] std::string_view view() const noexcept { return {data_.get(), size_}; }
@@ -84,6 +87,7 @@ class text_buffer {
 
  private:
   struct freer {
+    std::size_t mapped;  ///< bytes to munmap; 0 (as value-initialized): memory to std::free
     void operator()(char* p) const noexcept;
   };
   std::unique_ptr<char, freer> data_;
@@ -91,11 +95,17 @@ class text_buffer {
   std::vector<std::uint32_t> newlines_;
 };
 
-/// The file's bytes, read by up to `threads` threads (0: every hardware
-/// thread) and decompressed if they are gzip. Throws input_error naming the
-/// file when it is missing, unreadable, a truncated/corrupt gzip stream, or
-/// empty where its name promises gzip (".gz").
-text_buffer read_text_file(const std::string& path, unsigned threads = 0);
+/// How a regular file's bytes come into memory: mapped from the page cache
+/// (where the kernel allows it, else copied), or copied by pread into
+/// memory of the loader's own (the tests try both).
+enum class text_source { map, copy };
+
+/// The file's bytes, by up to `threads` threads (0: every hardware thread),
+/// decompressed if they are gzip. Throws input_error naming the file when it
+/// is missing, unreadable, shrinks while it is read, is a truncated/corrupt
+/// gzip stream, or is empty where its name promises gzip (".gz"). A mapped
+/// file that shrinks later, while it is parsed, ends the process (SIGBUS).
+text_buffer read_text_file(const std::string& path, unsigned threads = 0, text_source source = text_source::map);
 
 /// True when the file starts with the gzip magic bytes.
 bool is_gzip_file(const std::string& path);

@@ -100,9 +100,9 @@ int time_host_loads(const std::string& path, int trials) {
     seconds.push_back(s);
     std::printf("load %d: %.1f ms (%.0f MB/s)\n", t + 1, s * 1e3, mb / s);
   }
-  const double median = apps::median(seconds);
+  const double middle = graphkit::median(seconds);
   std::printf("%s, %.0f MB, %u host threads: median load %.1f ms (%.0f MB/s)\n", path.c_str(), mb,
-              detail::host_threads(), median * 1e3, mb / median);
+              detail::host_threads(), middle * 1e3, mb / middle);
   return 0;
 }
 

@@ -99,8 +99,9 @@ TEST(Streams, SolverOnAStreamMatchesTheDefaultStream) {
         sssp::gpu_stats a, b;
         const sssp::result want = on_default.run(source, {}, a);
         const sssp::result got = streamed.run(source, {}, b);
+        // Not the rounds: how many a solve takes depends on the order its
+        // atomics land in (23 against 24 under racecheck's serialised warps).
         EXPECT_EQ(got.distances, want.distances);
-        EXPECT_EQ(b.rounds, a.rounds);
         EXPECT_EQ(streamed.reach(), on_default.reach());
         EXPECT_GT(b.seconds, 0.0);  // the events were recorded on the stream the solve ran on
       }

@@ -22,11 +22,13 @@ namespace graphkit {
 namespace {
 
 /// What one host thread works with: two pinned chunks (in the pool's
-/// block), a stream, and an event per chunk that says when the DMA last
-/// using it has finished.
+/// block), a stream, an event per chunk that says when the DMA last using it
+/// has finished, and one that marks the end of the lane's part of a transfer
+/// (for a caller's stream to wait on, transfer_options::wait_for_copies).
 struct lane {
   char* chunk[2] = {nullptr, nullptr};
   cudaEvent_t done[2] = {nullptr, nullptr};
+  cudaEvent_t finished = nullptr;
   cudaStream_t stream = nullptr;
 };
 
@@ -91,6 +93,7 @@ class staging_pool {
         added.chunk[i] = block_.get() + (std::size_t{l} * 2 + i) * chunk_bytes;
         GRAPHKIT_CUDA_TRY(cudaEventCreateWithFlags(&added.done[i], cudaEventDisableTiming));
       }
+      GRAPHKIT_CUDA_TRY(cudaEventCreateWithFlags(&added.finished, cudaEventDisableTiming));
       GRAPHKIT_CUDA_TRY(cudaStreamCreateWithFlags(&added.stream, cudaStreamNonBlocking));
     }
     return hold;
@@ -114,6 +117,7 @@ class staging_pool {
     for (lane& l : lanes_) {
       for (int i = 0; i < 2; ++i)
         if (l.done[i] != nullptr) (void)cudaEventDestroy(l.done[i]);
+      if (l.finished != nullptr) (void)cudaEventDestroy(l.finished);
       if (l.stream != nullptr) (void)cudaStreamDestroy(l.stream);
     }
     lanes_.clear();
@@ -150,15 +154,17 @@ unsigned thread_count(const transfer_options& o, std::size_t bytes) {
 
 /// The lanes' loop: each of `threads` host threads takes a contiguous share of
 /// [0, bytes) and moves it chunk by chunk, two chunks in flight per lane.
+/// The host touches a chunk only after its `done` event (the last copy that
+/// used it, in this call or an earlier one, which may have left copies in
+/// flight); a lane's own stream orders its copies. `drain`: return once
+/// the lanes' copies are complete, else make o.stream wait for them.
 template <class PerLane>
-void run_lanes(std::size_t bytes, const transfer_options& o, PerLane&& per_lane) {
+void run_lanes(std::size_t bytes, const transfer_options& o, bool drain, PerLane&& per_lane) {
   GRAPHKIT_EXPECTS(o.chunk_bytes > 0, "host transfer: chunk_bytes must be positive");
   const unsigned threads = thread_count(o, bytes);
   const auto hold = pool().reserve(threads, o.chunk_bytes);
   detail::parallel_parts(threads, [&](std::size_t t) {
     lane& l = pool().at(static_cast<unsigned>(t));
-    // A call that failed midway may have left copies in flight on this lane's chunks.
-    GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(l.stream));
     const auto [lo, hi] = detail::part_range(bytes, threads, t);
     const std::size_t chunks = (hi - lo + o.chunk_bytes - 1) / o.chunk_bytes;
     auto span_of = [&](std::size_t c) {
@@ -166,17 +172,22 @@ void run_lanes(std::size_t bytes, const transfer_options& o, PerLane&& per_lane)
       return std::pair{begin, std::min(o.chunk_bytes, hi - begin)};
     };
     per_lane(l, chunks, span_of);
-    GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(l.stream));
+    if (drain) {
+      GRAPHKIT_CUDA_TRY(cudaStreamSynchronize(l.stream));
+    } else {
+      GRAPHKIT_CUDA_TRY(cudaEventRecord(l.finished, l.stream));
+      GRAPHKIT_CUDA_TRY(cudaStreamWaitEvent(o.stream, l.finished, 0));
+    }
   });
 }
 
 void staged_to_device(std::span<const device_piece> pieces, std::size_t bytes, const transfer_options& o,
                       const chunk_filler& fill) {
-  run_lanes(bytes, o, [&](lane& l, std::size_t chunks, auto&& span_of) {
+  run_lanes(bytes, o, o.wait_for_copies, [&](lane& l, std::size_t chunks, auto&& span_of) {
     for (std::size_t c = 0; c < chunks; ++c) {
       const auto [at, len] = span_of(c);
       const int b = static_cast<int>(c & 1);
-      if (c >= 2) GRAPHKIT_CUDA_TRY(cudaEventSynchronize(l.done[b]));  // chunk c - 2 has left it
+      GRAPHKIT_CUDA_TRY(cudaEventSynchronize(l.done[b]));  // the last copy from it (chunk c - 2, or an earlier call's)
       char* const chunk = l.chunk[b];
       fill(chunk, at, len);
       // The chunk's share of each piece it overlaps (usually one).
@@ -194,7 +205,7 @@ void staged_to_device(std::span<const device_piece> pieces, std::size_t bytes, c
 }
 
 void staged_to_host(char* dst, const char* src, std::size_t bytes, const transfer_options& o) {
-  run_lanes(bytes, o, [&](lane& l, std::size_t chunks, auto&& span_of) {
+  run_lanes(bytes, o, true, [&](lane& l, std::size_t chunks, auto&& span_of) {
     auto fetch = [&](std::size_t c) {
       const auto [at, len] = span_of(c);
       const int b = static_cast<int>(c & 1);

@@ -37,8 +37,15 @@ struct transfer_options {
   bool wait_for_device = true;
   /// The stream the caller's device work runs on: copies below
   /// kStagedMinBytes go on it, and every copy is complete on return either
-  /// way, so work enqueued on it afterwards sees the data.
+  /// way (but see wait_for_copies), so work enqueued on it afterwards sees
+  /// the data.
   cudaStream_t stream = nullptr;
+  /// Staged uploads (fill_device, copy_to_device) return once their copies
+  /// are complete; false returns once they are queued, with `stream` made to
+  /// wait for them, so that the lanes go on reading the next upload while
+  /// the last chunks cross the link (the GPU parser's windows: with 2 chunks
+  /// per lane a window, draining the lanes cost a third of each window).
+  bool wait_for_copies = true;
 };
 
 /// Options for copies that belong to work on `stream`.

@@ -254,6 +254,7 @@ std::optional<parsed_lines> parse_windows(const body_source& source, const text_
   std::size_t at = 0;
   transfer_options no_wait;
   no_wait.wait_for_device = false;  // the window's own event says when its last parse is done
+  no_wait.wait_for_copies = false;  // the parse (default stream) waits for the copies, not the host
   for (std::size_t k = 0; at < source.size || k == 0; ++k) {
     nvtx_range range("graphkit::GPU parse: a window");
     text_window& w = *windows[k % windows.size()];

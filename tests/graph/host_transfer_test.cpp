@@ -50,6 +50,42 @@ TEST(HostTransfer, MatchesCudaMemcpyForEverySizeThreadsAndChunk) {
   }
 }
 
+TEST(HostTransfer, UploadsThatDoNotWaitForTheirCopiesStayInOrder) {
+  // Back-to-back fills that return with their copies still in flight (as the
+  // GPU parser's windows do), then a staged download through the same lanes
+  // and a plain copy on the default stream, which must see every byte.
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  constexpr std::size_t kMiB = 1u << 20;
+  transfer_options o{4, kMiB};
+  o.wait_for_device = false;
+  o.wait_for_copies = false;
+  std::vector<std::vector<unsigned char>> sources;
+  std::vector<device_buffer<unsigned char>> devices;
+  for (const std::size_t n : {9 * kMiB + 5, 3 * kMiB, 17 * kMiB + 1, std::size_t{1}, 6 * kMiB}) {
+    sources.push_back(random_bytes(n, rng));
+    devices.emplace_back(n);
+    const std::vector<unsigned char>& from = sources.back();
+    fill_device(
+        devices.back().data(), n,
+        [&from](char* chunk, std::size_t at, std::size_t len) { std::memcpy(chunk, from.data() + at, len); }, o);
+  }
+  // Overwrite the first array again while the others may still be in flight.
+  sources[0] = random_bytes(sources[0].size(), rng);
+  copy_to_device(devices[0].data(), sources[0].data(), sources[0].size(), o);
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    SCOPED_TRACE(i);
+    std::vector<unsigned char> back(sources[i].size(), 0x5a);
+    GRAPHKIT_CUDA_TRY(cudaMemcpy(back.data(), devices[i].data(), back.size(), cudaMemcpyDeviceToHost));
+    ASSERT_EQ(back, sources[i]) << "default-stream copy";
+    std::fill(back.begin(), back.end(), 0x5a);
+    copy_to_host(back.data(), devices[i].data(), back.size(), o);
+    ASSERT_EQ(back, sources[i]) << "staged download";
+  }
+}
+
 TEST(HostTransfer, FillsSeveralDeviceArraysInOnePass) {
   // Random pieces of a random source (gaps between them, pieces that start
   // or end mid-chunk, an empty one, one at each end) against the same bytes

@@ -136,14 +136,21 @@ int main(int argc, char** argv) {
   bool keep = false, gzip = false;
   std::string dir = std::filesystem::temp_directory_path().string();
   app.add_option("--scale", scale, "R-MAT scale (edge factor 16)")->capture_default_str();
-  app.add_option("--trials", trials)->capture_default_str();
+  app.add_option("--trials", trials)->capture_default_str()->check(CLI::PositiveNumber);
   app.add_option("--dir", dir, "Where to write the files")->capture_default_str();
   app.add_flag("--keep", keep, "Keep the files (graphkit_load_bench.{mtx,el,gr,gkbin}) for runs of the apps");
   app.add_flag("--gzip", gzip, "Also time a gzip Matrix Market file (slow to write)");
   std::string load_only;
   app.add_option("--load", load_only, "Only time the host parser's load of this file, --trials times");
   CLI11_PARSE(app, argc, argv);
-  if (!load_only.empty()) return time_host_loads(load_only, trials);
+  if (!load_only.empty()) {
+    try {
+      return time_host_loads(load_only, trials);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "load_bench: %s\n", e.what());
+      return 2;
+    }
+  }
 
   coo_graph g = generate_rmat(scale, 16, 1);
   assign_random_weights(g, 1);

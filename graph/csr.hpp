@@ -21,13 +21,16 @@ struct csr_graph {
   bool directed = true;
   std::vector<original_id_t> original_ids;
 
-  /// From the offsets, so that a copy holding only the offsets (a shape of
-  /// the GPU path's host side, see has_adjacency) still knows its size.
-  [[nodiscard]] edge_t num_edges() const noexcept { return offsets.back(); }
+  /// False for the GPU path's host shape (apps::built_graph) until its
+  /// offsets are fetched: the vertex count and original ids alone.
+  [[nodiscard]] bool has_offsets() const noexcept { return offsets.size() == std::size_t{num_vertices} + 1; }
+  /// From the offsets, so that a copy holding only the offsets still knows
+  /// its size; 0 without them (see has_offsets).
+  [[nodiscard]] edge_t num_edges() const noexcept { return offsets.empty() ? 0 : offsets.back(); }
   /// False for the GPU path's host shape (apps::built_graph): at most the
   /// offsets and original ids, with the neighbour lists and weights left on
   /// the device.
-  [[nodiscard]] bool has_adjacency() const noexcept { return targets.size() == num_edges(); }
+  [[nodiscard]] bool has_adjacency() const noexcept { return has_offsets() && targets.size() == num_edges(); }
   [[nodiscard]] bool weighted() const noexcept { return !weights.empty(); }
   [[nodiscard]] edge_t degree(vertex_t v) const noexcept { return offsets[v + 1] - offsets[v]; }
   [[nodiscard]] std::span<const vertex_t> neighbors(vertex_t v) const noexcept {

@@ -11,8 +11,10 @@
 //
 // The pinned chunks are allocated on first use and kept for the process (one
 // pool, held for the whole of a call: concurrent calls from several host
-// threads take turns). Copies below kStagedMinBytes use plain cudaMemcpy.
-// Both calls are synchronous: they return when the data is in place.
+// threads take turns). Copies below kStagedMinBytes are one cudaMemcpyAsync
+// on transfer_options::stream, then a wait for it. The calls return when
+// the data is in place, except uploads asked not to wait for their copies
+// (transfer_options::wait_for_copies).
 #pragma once
 
 #include <cstddef>

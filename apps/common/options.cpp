@@ -168,13 +168,15 @@ built_graph build_input(input_edges&& g, const common_options& o, clean_options 
     const progress_line progress("build");
     if (o.device == "gpu") {
       // The GPU build (clean and CSR in one sort); the CSR stays on the
-      // device, the host gets its offsets only.
+      // device, and the host gets its vertex count and original ids (the
+      // offsets only through fetch_offsets).
       out.host.original_ids = std::move(g.host.original_ids);
       device_edges d = g.on_device ? std::move(g.device) : to_device(g.host);
       g = {};
       out.device = build_csr_device(std::move(d), rules, stats);
       out.host.num_vertices = out.device.num_vertices;
       out.host.directed = out.device.directed;
+      out.host.offsets.clear();  // has_offsets() false until fetched
       out.stored_edges = out.device.num_edges();
     } else {
       stats = clean(g.host, rules);
@@ -192,7 +194,7 @@ built_graph build_input(input_edges&& g, const common_options& o, clean_options 
 }
 
 void built_graph::fetch_offsets() {
-  if (host.offsets.size() == std::size_t{host.num_vertices} + 1) return;
+  if (host.has_offsets()) return;
   GRAPHKIT_EXPECTS(device.offsets.size() == std::size_t{host.num_vertices} + 1,
                    "built_graph: the device CSR was handed on before fetch_offsets");
   nvtx_range range("graphkit::build: offsets to the host");

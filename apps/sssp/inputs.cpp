@@ -9,6 +9,7 @@ namespace graphkit::sssp {
 
 std::vector<vertex_t> pick_sources(const csr_graph& g, std::size_t count, std::uint64_t seed) {
   if (g.num_vertices == 0) throw input_error("the graph has no vertices, so there is no source");
+  GRAPHKIT_EXPECTS(g.has_offsets(), "pick_sources: the degrees are on the device (apps::built_graph::fetch_offsets)");
   std::vector<vertex_t> sources;
   for (std::uint64_t k = 0; sources.size() < count; ++k) {
     const auto v = static_cast<vertex_t>(detail::mix64(seed * 0x100000001b3ULL + k) % g.num_vertices);

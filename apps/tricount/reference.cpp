@@ -106,6 +106,7 @@ bool boost_can_check(const csr_graph& g) {
 }
 
 std::uint64_t wedges(const csr_graph& g) {
+  GRAPHKIT_EXPECTS(g.has_offsets(), "wedges: the degrees are on the device (tricount::wedges(const device_csr&))");
   std::uint64_t total = 0;
   for (vertex_t u = 0; u < g.num_vertices; ++u) total += g.degree(u) * (g.degree(u) - 1) / 2;  // 0 for d = 0 too
   return total;

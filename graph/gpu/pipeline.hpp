@@ -26,9 +26,12 @@
 //
 // Every call takes the stream its device work is enqueued on (kernels, CUB,
 // copies); the default is the legacy default stream. A call waits for its
-// stream only where a result comes back to the host (a count, a size, the
-// host form's copies), so its device results are ready for later work on the
-// same stream; work on another stream must wait for it (an event).
+// stream only where a result comes back to the host (a count, a size), so its
+// device results are ready for later work on the same stream; work on
+// another stream must wait for it (an event). Large host <-> device copies
+// (to_device, to_host, relabel_on_gpu's ids) still wait for the whole device
+// first (graph/host_transfer.hpp), so two pipelines on two streams take turns
+// at those.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -34,17 +34,16 @@ struct raw_column {
   std::string name;  ///< for messages: "src", "indices", ...
 };
 
-template <class T>
+/// Storage: what the values end up in on the host, std::vector<T> (CSR
+/// arrays) or host_array<T> (edge arrays), so that converted values move.
+template <class T, class Storage = std::vector<T>>
 struct column {
   std::span<const T> values;
-  std::vector<T> converted;  ///< holds the values where they could not be viewed
-  /// The values as an Array of their own (a std::vector<T> or a host_array<T>):
-  /// moved where converted into the same type, else copied.
-  template <class Array = std::vector<T>>
-  Array take() {
-    if constexpr (std::is_same_v<Array, std::vector<T>>)
-      if (!converted.empty()) return std::move(converted);
-    return Array(values.begin(), values.end());
+  Storage converted;  ///< holds the values where they could not be viewed
+  /// The values as a Storage of their own: moved where converted, else copied.
+  Storage take() {
+    if (!converted.empty()) return std::move(converted);
+    return Storage(values.begin(), values.end());
   }
 };
 
@@ -150,13 +149,17 @@ input_error broken_rule(const raw_column& c, const S* in, std::size_t i, const R
 
 /// The column as T on the host, every value checked against `rule`.
 /// Parallel over the host's cores.
-template <class T, class Rule>
-column<T> to_column(const raw_column& c, const Rule& rule) {
-  column<T> out;
+template <class T, class Storage = std::vector<T>, class Rule>
+column<T, Storage> to_column(const raw_column& c, const Rule& rule) {
+  column<T, Storage> out;
   detail::visit(c, [&](const auto* in) {
     using S = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
     constexpr bool view = detail::viewable<S, T>;
-    if constexpr (!view) out.converted = prepared_vector<T>(c.size);
+    // Every slot is written below; a host_array's pages fault in on the threads that write them.
+    if constexpr (!view) {
+      if constexpr (std::is_same_v<Storage, std::vector<T>>) out.converted = prepared_vector<T>(c.size);
+      else out.converted.resize(c.size);
+    }
     T* converted = out.converted.data();
     const std::size_t parts = c.size < (std::size_t{1} << 20) ? 1 : graphkit::detail::host_threads();
     std::vector<std::size_t> first_bad(parts, c.size);
@@ -227,9 +230,13 @@ device_buffer<T> to_device_column(const raw_column& c, const Rule& rule) {
   return out;
 }
 
-inline column<vertex_t> vertex_column(const raw_column& c, vertex_t n) { return to_column<vertex_t>(c, vertex_ids{n}); }
-inline column<weight_t> weight_column(const raw_column& c, bool nonnegative) {
-  return to_column<weight_t>(c, integer_weights{nonnegative});
+template <class Storage = std::vector<vertex_t>>
+column<vertex_t, Storage> vertex_column(const raw_column& c, vertex_t n) {
+  return to_column<vertex_t, Storage>(c, vertex_ids{n});
+}
+template <class Storage = std::vector<weight_t>>
+column<weight_t, Storage> weight_column(const raw_column& c, bool nonnegative) {
+  return to_column<weight_t, Storage>(c, integer_weights{nonnegative});
 }
 inline column<edge_t> offset_column(const raw_column& c) { return to_column<edge_t>(c, offset_values{}); }
 

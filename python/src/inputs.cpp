@@ -14,8 +14,8 @@ void check_interrupt() {
 namespace {
 
 struct edge_columns {
-  column<vertex_t> src, dst;
-  column<weight_t> weights;
+  column<vertex_t, host_array<vertex_t>> src, dst;
+  column<weight_t, host_array<weight_t>> weights;
 };
 
 edge_columns check_edges(const graph_input& in, bool nonnegative_weights, bool keep_weights) {
@@ -25,8 +25,9 @@ edge_columns check_edges(const graph_input& in, bool nonnegative_weights, bool k
   if (in.weighted && keep_weights && in.weights.size != in.first.size)
     throw input_error("weights has " + std::to_string(in.weights.size) + " values for " +
                       std::to_string(in.first.size) + " edges");
-  edge_columns c{vertex_column(in.first, in.num_vertices), vertex_column(in.second, in.num_vertices), {}};
-  if (in.weighted && keep_weights) c.weights = weight_column(in.weights, nonnegative_weights);
+  using ids = host_array<vertex_t>;
+  edge_columns c{vertex_column<ids>(in.first, in.num_vertices), vertex_column<ids>(in.second, in.num_vertices), {}};
+  if (in.weighted && keep_weights) c.weights = weight_column<host_array<weight_t>>(in.weights, nonnegative_weights);
   return c;
 }
 
@@ -55,9 +56,9 @@ apps::input_edges load_edges(const graph_input& in, apps::common_options& o, app
       if (!c.weights.values.empty()) out.device.weights = upload(c.weights.values);
       out.on_device = true;
     } else {
-      out.host.src = c.src.take<host_array<vertex_t>>();
-      out.host.dst = c.dst.take<host_array<vertex_t>>();
-      out.host.weights = c.weights.take<host_array<weight_t>>();
+      out.host.src = c.src.take();
+      out.host.dst = c.dst.take();
+      out.host.weights = c.weights.take();
     }
   }
   r.set("input", info.name);
@@ -102,6 +103,7 @@ apps::built_graph load_csr(const graph_input& in, const apps::common_options& o,
       if (in.weighted) out.host.weights = weight_column(in.weights, true).take();
     }
   }
+  out.stored_edges = out.host.num_edges();
   r.set("input", std::string("CSR arrays"));
   r.set("vertices", std::uint64_t{out.host.num_vertices});
   r.set("edges (stored)", std::uint64_t{out.host.num_edges()});
@@ -114,9 +116,9 @@ coo_graph host_edges(const graph_input& in) {
   coo_graph g;
   g.num_vertices = in.num_vertices;
   g.directed = in.directed;
-  g.src = c.src.take<host_array<vertex_t>>();
-  g.dst = c.dst.take<host_array<vertex_t>>();
-  g.weights = c.weights.take<host_array<weight_t>>();
+  g.src = c.src.take();
+  g.dst = c.dst.take();
+  g.weights = c.weights.take();
   return g;
 }
 

@@ -97,13 +97,13 @@ __global__ void __launch_bounds__(detail::kBlock) delta_stepping_kernel(detail::
   if (blockIdx.x == 0 && threadIdx.x == 0) *s.ctl = c;
 }
 
-}  // namespace
-
 /// profile_of() from the device CSR: the solver needs no host offsets.
 graph_profile device_profile(const device_csr& g, double weight_sum, cudaStream_t stream) {
   nvtx_range range("graphkit::sssp set-up: degree profile");
   return profile_from_sums(g.num_vertices, g.num_edges(), sum_squared_degrees(g, stream), weight_sum);
 }
+
+}  // namespace
 
 struct gpu_solver::state {
   state(device_csr&& g, const weight_summary& weights, cudaStream_t s)

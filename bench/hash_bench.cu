@@ -203,8 +203,14 @@ void mixed_rows(const char* name, std::size_t n, double load, bench::gpu_timer& 
         1);
     const hash_result r = counts.result();
     const bool ok = r.failed == 0 && r.inserted == inserts && r.erased == erases;
-    std::printf("| %s | mixed %d/%d/%d from load %.2f | %.2f G ops/s | %s |\n", name, ins, era, 100 - ins - era, load,
-                n / ms / 1e6, ok ? "ok" : "WRONG");
+    // A wrong row says which count was off (run 1 of the cuckoo rows printed a bare WRONG).
+    char why[160] = "";
+    if (!ok)
+      std::snprintf(why, sizeof why, " (inserted %llu of %zu, failed %llu, erased %llu of %zu)",
+                    static_cast<unsigned long long>(r.inserted), inserts, static_cast<unsigned long long>(r.failed),
+                    static_cast<unsigned long long>(r.erased), erases);
+    std::printf("| %s | mixed %d/%d/%d from load %.2f | %.2f G ops/s | %s%s |\n", name, ins, era, 100 - ins - era, load,
+                n / ms / 1e6, ok ? "ok" : "WRONG", why);
     std::fflush(stdout);
   }
 }

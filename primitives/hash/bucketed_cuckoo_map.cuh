@@ -26,7 +26,8 @@
 // an erase or an insert that sees an empty slot in its first bucket need not
 // read the second.
 //
-// Operations (each on a tile; the tile's first thread does the atomics):
+// Operations (each on a tile; here the tile's first thread does the atomics,
+// while the bulk kernels' fast path lets lane r do key r's CAS of a 4-key group):
 //   * find: read bucket 1; a key match returns its value (a dead key: absent);
 //     else an empty slot there means absent; else read bucket 2.
 //   * insert of a present key (live or dead): one CAS of its slot's value.
@@ -45,7 +46,9 @@
 //     (a key in its second bucket never moves). An insert that finds no path
 //     fails: counted in hash_result::failed, and insert() throws resource_error
 //     naming the capacity. Paths blocked by other inserts' locks are retried
-//     (at most kMaxInsertAttempts times, with a back-off), never spun on.
+//     (at most kCuckooMaxInsertAttempts times, with a back-off), never spun on;
+//     a try reads at most kCuckooSearchBudget buckets, and the first failure
+//     sets a give-up flag after which the launch's locked inserts fail at once.
 //
 // Correctness of concurrent operations (one kernel may mix them all):
 //   * Two inserts of one absent key never both add it. Both try empty slots of
@@ -106,8 +109,12 @@ inline constexpr int kCuckooBucketSlots = 8;
 inline constexpr int kCuckooTile = 4;
 /// An insert's path of moves holds at most kMaxEvictionDepth + 1 moves.
 inline constexpr int kMaxEvictionDepth = 2;
-/// Restarts of a locked insert whose path was blocked by other inserts' locks.
-inline constexpr unsigned kCuckooMaxInsertAttempts = 1024;
+/// Tries of a locked insert whose path was blocked by other inserts' locks;
+/// after the last one it fails and sets the launch's give-up flag.
+inline constexpr unsigned kCuckooMaxInsertAttempts = 64;
+/// Bucket reads one locked try may spend looking for a path (the first two
+/// levels of the breadth-first-per-level search take 1 + 8 + 8 * 9 = 81).
+inline constexpr int kCuckooSearchBudget = 128;
 
 namespace cuckoo_detail {
 /// Bits 0..3 of m spread to the even bits 0, 2, 4, 6.
@@ -126,6 +133,7 @@ struct bucketed_cuckoo_ref {
   static_assert(sizeof(Key) == 4 && std::is_integral_v<Key> && std::is_unsigned_v<Key>, "32-bit unsigned keys");
   static_assert(sizeof(Value) == 4 && std::is_integral_v<Value>, "32-bit integer values");
   using slot = hash_slot<Key, Value>;
+  using value_type = Value;
   static_assert(sizeof(slot) == 8 && alignof(slot) == 8, "a slot is one 64-bit word");
   using slot_pointer = std::conditional_t<writes_table(Ops), slot*, const slot*>;
   using lock_pointer = std::conditional_t<writes_table(Ops), unsigned*, const unsigned*>;
@@ -136,7 +144,11 @@ struct bucketed_cuckoo_ref {
   /// buckets * 8 slots, 64-byte aligned (cudaMalloc gives 256).
   slot_pointer slots;
   std::uint32_t buckets;  ///< at least 2
-  /// One lock word per bucket (0 free, 1 held); only locked inserts touch them.
+  /// One lock word per bucket (0 free, 1 held); only locked inserts touch
+  /// them. locks[buckets] is the give-up flag: set when an insert found no
+  /// room (or its tries ran out), so that every later locked insert fails at
+  /// once instead of searching a full table; cleared by clear() and at the
+  /// start of every insert_async / apply_async.
   lock_pointer locks;
   Key empty_key;
   Value empty_value;
@@ -183,16 +195,25 @@ struct bucketed_cuckoo_ref {
   /// read-only ref (no writer in its kernel) loads plainly; a writing ref's
   /// loads are relaxed at GPU scope, ordered with the atomics in the model.
   [[nodiscard]] __device__ view read_bucket(const tile_type& tile, std::uint32_t b, Key k) const {
-    const auto* p =
-        reinterpret_cast<const ulonglong2*>(slots + std::size_t{b} * kCuckooBucketSlots) + tile.thread_rank();
-    view v;
+    return make_view(tile, load_quarter(b, tile.thread_rank()), k);
+  }
+  /// Lane `rank`'s 16 bytes of bucket b (slots 2 rank, 2 rank + 1): the batched
+  /// kernels issue several of these before looking at any.
+  [[nodiscard]] __device__ ulonglong2 load_quarter(std::uint32_t b, unsigned rank) const {
+    const auto* p = reinterpret_cast<const ulonglong2*>(slots + std::size_t{b} * kCuckooBucketSlots) + rank;
     if constexpr (kWrites) {
-      asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(v.w[0]), "=l"(v.w[1]) : "l"(p));
+      ulonglong2 q;
+      asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(q.x), "=l"(q.y) : "l"(p));
+      return q;
     } else {
-      const ulonglong2 q = *p;
-      v.w[0] = q.x;
-      v.w[1] = q.y;
+      return *p;
     }
+  }
+  /// The votes of a tile's quarters of one bucket, for key k.
+  [[nodiscard]] __device__ view make_view(const tile_type& tile, ulonglong2 q, Key k) const {
+    view v;
+    v.w[0] = q.x;
+    v.w[1] = q.y;
     const word e = empty_word();
     v.match = cuckoo_detail::spread4(tile.ballot(key_of(v.w[0]) == k)) |
               (cuckoo_detail::spread4(tile.ballot(key_of(v.w[1]) == k)) << 1);
@@ -331,6 +352,12 @@ struct bucketed_cuckoo_ref {
     }
   }
 
+  /// insert() out of line, for the batched kernel's keys that its fast path did not settle.
+  __device__ __noinline__ std::uint32_t insert_out_of_line(const tile_type& tile, Key k, Value v) const
+      requires(has_op(Ops, hash_ops::insert)) {
+    return insert(tile, k, v);
+  }
+
   // ---- erase -----------------------------------------------------------------------
 
   /// Removes k's value (the key stays, dead, in its slot); true if a live value was removed.
@@ -362,17 +389,46 @@ struct bucketed_cuckoo_ref {
     }
   }
 
+  /// erase() out of line, for the batched kernel's keys that its fast path did not settle.
+  __device__ __noinline__ bool erase_out_of_line(const tile_type& tile, Key k) const
+      requires(has_op(Ops, hash_ops::erase)) {
+    return erase(tile, k);
+  }
+
   // ---- the locked path: reuse and moves ------------------------------------------------
 
-  __device__ void lock_pair(const tile_type& tile, std::uint32_t b1, std::uint32_t b2) const requires(kWrites) {
-    if (tile.thread_rank() == 0) {
-      const std::uint32_t lo = b1 < b2 ? b1 : b2, hi = b1 < b2 ? b2 : b1;
-      // The holder of a lock only tries further locks, never waits: it always finishes.
-      for (unsigned spin = 0; atomicCAS(&locks[lo], 0u, 1u) != 0u; ++spin) __nanosleep(32u << min(spin, 6u));
-      for (unsigned spin = 0; atomicCAS(&locks[hi], 0u, 1u) != 0u; ++spin) __nanosleep(32u << min(spin, 6u));
-      fence();
-    }
-    tile.sync();
+  /// The give-up flag (locks[buckets]): whether some insert of this launch found the table full.
+  [[nodiscard]] __device__ bool gave_up_now() const requires(kWrites) {
+    return *reinterpret_cast<const volatile unsigned*>(locks + buckets) != 0u;
+  }
+  [[nodiscard]] __device__ bool gave_up(const tile_type& tile) const requires(kWrites) {
+    return lead(tile, [&]() -> std::uint32_t { return gave_up_now(); }) != 0;
+  }
+  __device__ void give_up(const tile_type& tile) const requires(kWrites) {
+    if (tile.thread_rank() == 0) atomicExch(&locks[buckets], 1u);
+  }
+
+  /// Takes the locks of b1 and b2 in index order; false (holding neither) when
+  /// the give-up flag is set while it waits.
+  [[nodiscard]] __device__ bool lock_pair(const tile_type& tile, std::uint32_t b1, std::uint32_t b2) const
+      requires(kWrites) {
+    return lead(tile, [&]() -> std::uint32_t {
+             const std::uint32_t lo = b1 < b2 ? b1 : b2, hi = b1 < b2 ? b2 : b1;
+             // The holder of both locks only tries further locks, never waits: it always finishes.
+             for (unsigned spin = 0; atomicCAS(&locks[lo], 0u, 1u) != 0u; ++spin) {
+               if (gave_up_now()) return 0u;
+               __nanosleep(32u << min(spin, 6u));
+             }
+             for (unsigned spin = 0; atomicCAS(&locks[hi], 0u, 1u) != 0u; ++spin) {
+               if (gave_up_now()) {
+                 atomicExch(&locks[lo], 0u);
+                 return 0u;
+               }
+               __nanosleep(32u << min(spin, 6u));
+             }
+             fence();
+             return 1u;
+           }) != 0;
   }
   __device__ bool try_lock(const tile_type& tile, std::uint32_t b) const requires(kWrites) {
     return lead(tile, [&]() -> std::uint32_t {
@@ -404,15 +460,41 @@ struct bucketed_cuckoo_ref {
     return cuckoo_detail::spread4(tile.ballot(open(v.w[0]))) | (cuckoo_detail::spread4(tile.ballot(open(v.w[1]))) << 1);
   }
 
+  /// Places `moving` (key j) in bucket y (locked by this tile): an empty slot
+  /// (ascending, racing lock-free claims), else a reusable one. The slot, or -1.
+  __device__ int place_in(const tile_type& tile, std::uint32_t y, Key j, word moving) const requires(kWrites) {
+    const view yv = read_bucket(tile, y, j);
+    int placed = static_cast<int>(lead(tile, [&]() -> std::uint32_t {
+      for (unsigned e = yv.empty; e != 0; e &= e - 1)
+        if (cas(y, lowest(e), empty_word(), moving) == empty_word()) return lowest(e);
+      return 0xffffffffu;
+    }));
+    if (placed < 0) {
+      word seen[kCuckooBucketSlots];
+      const unsigned open = reusable(tile, yv, j, seen);
+      if (open != 0)
+        placed = static_cast<int>(lead(tile, [&]() -> std::uint32_t {
+          for (unsigned o = open; o != 0; o &= o - 1)
+            if (cas(y, lowest(o), seen[lowest(o)], moving) == seen[lowest(o)]) return lowest(o);
+          return 0xffffffffu;
+        }));
+    }
+    return placed;
+  }
+
   /// Frees a slot of bucket x (locked by this tile) by moving one of its keys
-  /// that lives in its first bucket to its second, which may first free a
-  /// slot the same way (Depth more levels). Buckets in held[0..n) are locked
-  /// by this tile and not moved into. Returns the freed slot (now a tombstone
-  /// that only this tile may take) or -1; `blocked` is set when a lock
-  /// another tile held was in the way.
+  /// that lives in its first bucket to its second. Breadth first within the
+  /// level: every candidate's second bucket is tried for a direct move before
+  /// any is emptied deeper (Depth more levels), so paths stay short. Buckets in
+  /// held[0..n) are locked by this tile and not moved into. Each bucket read
+  /// spends one of `budget`. Returns the freed slot (now a tombstone that only
+  /// this tile may take) or -1; `blocked` is set when a lock another tile held
+  /// was in the way.
   template <int Depth>
   __device__ int make_room(const tile_type& tile, std::uint32_t x, std::uint32_t* held, int n, bool& blocked,
-                           unsigned start) const requires(kWrites) {
+                           unsigned start, int& budget) const requires(kWrites) {
+    if (budget <= 0) return -1;
+    --budget;
     const view xv = read_bucket(tile, x, empty_key);
     const auto movable = [&](word w) {
       const Key j = key_of(w);
@@ -427,72 +509,66 @@ struct bucketed_cuckoo_ref {
     // Start at a varying slot so that repeated paths spread their moves.
     start &= kCuckooBucketSlots - 1;
     candidates = ((candidates >> start) | (candidates << (kCuckooBucketSlots - start))) & 0xffu;
-    for (; candidates != 0; candidates &= candidates - 1) {
-      const unsigned c = (lowest(candidates) + start) & (kCuckooBucketSlots - 1);
-      word moving = word_of(tile, xv, c);
-      const Key j = key_of(moving);
-      const std::uint32_t y = second_bucket(j, x);
-      if (!try_lock(tile, y)) {
-        blocked = true;
-        continue;
-      }
-      const view yv = read_bucket(tile, y, j);
-      // The copy: an empty slot of y (ascending, racing lock-free claims),
-      // else a reusable one, else (deeper) a slot freed by moving one of y's keys.
-      int placed = static_cast<int>(lead(tile, [&]() -> std::uint32_t {
-        for (unsigned e = yv.empty; e != 0; e &= e - 1)
-          if (cas(y, lowest(e), empty_word(), moving) == empty_word()) return lowest(e);
-        return 0xffffffffu;
-      }));
-      if (placed < 0) {
-        word seen[kCuckooBucketSlots];
-        const unsigned open = reusable(tile, yv, j, seen);
-        placed = static_cast<int>(lead(tile, [&]() -> std::uint32_t {
-          for (unsigned o = open; o != 0; o &= o - 1)
-            if (cas(y, lowest(o), seen[lowest(o)], moving) == seen[lowest(o)]) return lowest(o);
-          return 0xffffffffu;
-        }));
-      }
-      if constexpr (Depth > 0) {
-        if (placed < 0) {
+    constexpr int kPasses = Depth > 0 ? 2 : 1;
+    for (int pass = 0; pass < kPasses; ++pass) {
+      for (unsigned left = candidates; left != 0; left &= left - 1) {
+        if (budget <= 0) return -1;
+        const unsigned c = (lowest(left) + start) & (kCuckooBucketSlots - 1);
+        word moving = word_of(tile, xv, c);
+        const Key j = key_of(moving);
+        const std::uint32_t y = second_bucket(j, x);
+        if (!try_lock(tile, y)) {
+          blocked = true;
+          continue;
+        }
+        int placed = -1;
+        if (pass == 0) {
+          --budget;
+          placed = place_in(tile, y, j, moving);
+        } else if constexpr (Depth > 0) {
           held[n] = y;
-          const int freed = make_room<Depth - 1>(tile, y, held, n + 1, blocked, start + 3);
+          const int freed = make_room<Depth - 1>(tile, y, held, n + 1, blocked, start + 3, budget);
           if (freed >= 0) {
             // A tombstone under our lock of y: no other tile takes it.
             if (tile.thread_rank() == 0) (void)cas(y, static_cast<unsigned>(freed), tombstone_word(), moving);
             placed = freed;
           }
         }
-      }
-      if (placed >= 0) {
-        // The copy is in y; vacate the original. Operations that change j act
-        // on the original while it is there, so a failed CAS means its value
-        // changed: carry the change to the copy, then try again.
-        if (tile.thread_rank() == 0) {
-          fence();
-          for (;;) {
-            const word old = cas(x, c, moving, tombstone_word());
-            if (old == moving || key_of(old) != j) break;  // vacated (a key change cannot happen: x is locked)
-            (void)cas(y, static_cast<unsigned>(placed), moving, old);
+        if (placed >= 0) {
+          // The copy is in y; vacate the original. Operations that change j act
+          // on the original while it is there, so a failed CAS means its value
+          // changed: carry the change to the copy, then try again.
+          if (tile.thread_rank() == 0) {
             fence();
-            moving = old;
+            for (;;) {
+              const word old = cas(x, c, moving, tombstone_word());
+              if (old == moving || key_of(old) != j) break;  // vacated (a key change cannot happen: x is locked)
+              (void)cas(y, static_cast<unsigned>(placed), moving, old);
+              fence();
+              moving = old;
+            }
+            note(hash_detail::kDisplacements);
           }
-          note(hash_detail::kDisplacements);
+          unlock(tile, y);
+          return static_cast<int>(c);
         }
         unlock(tile, y);
-        return static_cast<int>(c);
       }
-      unlock(tile, y);
     }
     return -1;
   }
 
   /// The insert's path when neither bucket has an empty slot: under the locks
   /// of both buckets, look again, reuse a dead slot or tombstone, or make room.
-  __device__ std::uint32_t insert_locked(const tile_type& tile, Key k, Value v, std::uint32_t b1,
-                                         std::uint32_t b2) const requires(kWrites) {
+  /// Out of line: the lock-free fast path keeps its registers and code small.
+  /// Bounded: a try spends at most kCuckooSearchBudget bucket reads, a
+  /// blocked insert tries at most kCuckooMaxInsertAttempts times, and the
+  /// first insert that fails sets the give-up flag, after which every locked
+  /// insert of the launch fails at once (a full table fails fast).
+  __device__ __noinline__ std::uint32_t insert_locked(const tile_type& tile, Key k, Value v, std::uint32_t b1,
+                                                      std::uint32_t b2) const requires(kWrites) {
     for (unsigned attempt = 0;; ++attempt) {
-      lock_pair(tile, b1, b2);
+      if (gave_up(tile) || !lock_pair(tile, b1, b2)) return kHashFailed;
       std::uint32_t r = cuckoo_detail::kRestart;
       while (r == cuckoo_detail::kRestart) {  // restarts here: lock-free claims took our empty slots
         const view x = read_bucket(tile, b1, k);
@@ -531,13 +607,14 @@ struct bucketed_cuckoo_ref {
         }
         if (open != 0) continue;  // revived under us: look again
         bool blocked = false;
+        int budget = kCuckooSearchBudget;
         std::uint32_t held[kMaxEvictionDepth + 3] = {b1, b2};
         const unsigned start = static_cast<unsigned>(Hash{}(static_cast<std::uint32_t>(k) + attempt));
         std::uint32_t target = b1;
-        int freed = make_room<kMaxEvictionDepth>(tile, b1, held, 2, blocked, start);
+        int freed = make_room<kMaxEvictionDepth>(tile, b1, held, 2, blocked, start, budget);
         if (freed < 0) {
           target = b2;
-          freed = make_room<kMaxEvictionDepth>(tile, b2, held, 2, blocked, start + 1);
+          freed = make_room<kMaxEvictionDepth>(tile, b2, held, 2, blocked, start + 1, budget);
         }
         if (freed >= 0) {
           if (tile.thread_rank() == 0) (void)cas(target, static_cast<unsigned>(freed), tombstone_word(), pack(k, v));
@@ -548,9 +625,10 @@ struct bucketed_cuckoo_ref {
       }
       unlock(tile, b2);
       unlock(tile, b1);
+      if (r == cuckoo_detail::kBlocked && attempt + 1 >= kCuckooMaxInsertAttempts) r = kHashFailed;
+      if (r == kHashFailed) give_up(tile);
       if (r != cuckoo_detail::kBlocked) return r;
-      if (attempt == kCuckooMaxInsertAttempts) return kHashFailed;
-      __nanosleep(64u << min(attempt, 8u));
+      __nanosleep(64u << min(attempt, 6u));
     }
   }
 };
@@ -618,6 +696,10 @@ class bucketed_cuckoo_map {
   void clear(cudaStream_t stream = nullptr);
 
  private:
+  /// Clears the give-up flag (locks_[bucket_count()]) for the next launch.
+  void reset_give_up(cudaStream_t stream) {
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(locks_.data() + bucket_count(), 0, sizeof(unsigned), stream));
+  }
   ref_type counting_ref(hash_counts& counts) noexcept {
     ref_type r = ref();
     r.stats = counts.data();

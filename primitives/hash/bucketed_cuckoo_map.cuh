@@ -26,25 +26,31 @@
 // an erase or an insert that sees an empty slot in its first bucket need not
 // read the second.
 //
-// Operations (each on a tile; here the tile's first thread does the atomics,
-// while the bulk kernels' fast path lets lane r do key r's CAS of a 4-key group):
+// Operations (each on a tile; the tile's first thread does the atomics):
 //   * find: read bucket 1; a key match returns its value (a dead key: absent);
-//     else an empty slot there means absent; else read bucket 2.
+//     else an empty slot there means absent; else read bucket 2. In a kernel
+//     with writers, a miss in both buckets waits for each bucket's lock to be
+//     seen free and reads both once more (find_again).
 //   * insert of a present key (live or dead): one CAS of its slot's value.
 //     Of an absent key: the empty slots of bucket 1 are tried by CAS in
 //     ascending slot order; when bucket 1 is full, those of bucket 2 (after
 //     reading it for the key). One 64-bit CAS per new key in the common case.
 //   * erase: one CAS {k, v} -> {k, Ev} (no tombstone to clean up, no count
-//     atomic: counts go per block, hash_detail::block_add).
+//     atomic: counts go per block). In a kernel with writers, an erase that
+//     misses in both buckets takes both buckets' locks, under which nothing
+//     moves in or out of them, and looks again (erase_locked). The bulk erase
+//     kernel runs alone and needs one read per bucket (erase_alone).
 //   * When neither bucket has an empty slot, the insert locks both buckets
-//     (a lock word per bucket, in a separate array that only this path
-//     touches, taken in index order), reuses a dead slot of either, or else
+//     (a lock word per bucket, in a separate array that only this path and
+//     the last looks of erase and find touch, taken in index order), reuses a dead slot of either, or else
 //     makes room: a key living in its first bucket X moves to its second
 //     bucket Y (trying Y's lock, never waiting for it, so no lock cycle can
 //     form), which may first move one of Y's keys, up to kMaxEvictionDepth + 1
 //     moves in a path. Keys only move from their first bucket to their second
-//     (a key in its second bucket never moves). An insert that finds no path
-//     fails: counted in hash_result::failed, and insert() throws resource_error
+//     (a key in its second bucket never moves), and only out of a bucket that
+//     was read full: a deeper bucket with an empty slot gives that slot
+//     instead (make_room), which keeps the invariant below. An insert that
+//     finds no path fails: counted in hash_result::failed, and insert() throws resource_error
 //     naming the capacity. Paths blocked by other inserts' locks are retried
 //     (at most kCuckooMaxInsertAttempts times, with a back-off), never spun on;
 //     a try reads at most kCuckooSearchBudget buckets, and the first failure
@@ -115,6 +121,9 @@ inline constexpr unsigned kCuckooMaxInsertAttempts = 64;
 /// Bucket reads one locked try may spend looking for a path (the first two
 /// levels of the breadth-first-per-level search take 1 + 8 + 8 * 9 = 81).
 inline constexpr int kCuckooSearchBudget = 128;
+/// Sleeps a find that missed in both buckets (in a kernel with writers) waits
+/// at most for each bucket's lock to be seen free before it reads them again.
+inline constexpr unsigned kCuckooRecheckSpins = 256;
 
 namespace cuckoo_detail {
 /// Bits 0..3 of m spread to the even bits 0, 2, 4, 6.
@@ -144,8 +153,8 @@ struct bucketed_cuckoo_ref {
   /// buckets * 8 slots, 64-byte aligned (cudaMalloc gives 256).
   slot_pointer slots;
   std::uint32_t buckets;  ///< at least 2
-  /// One lock word per bucket (0 free, 1 held); only locked inserts touch
-  /// them. locks[buckets] is the give-up flag: set when an insert found no
+  /// One lock word per bucket (0 free, 1 held); locked inserts and
+  /// erase_locked take them, find_again reads them. locks[buckets] is the give-up flag: set when an insert found no
   /// room (or its tries ran out), so that every later locked insert fails at
   /// once instead of searching a full table; cleared by clear() and at the
   /// start of every insert_async / apply_async.
@@ -197,8 +206,7 @@ struct bucketed_cuckoo_ref {
   [[nodiscard]] __device__ view read_bucket(const tile_type& tile, std::uint32_t b, Key k) const {
     return make_view(tile, load_quarter(b, tile.thread_rank()), k);
   }
-  /// Lane `rank`'s 16 bytes of bucket b (slots 2 rank, 2 rank + 1): the batched
-  /// kernels issue several of these before looking at any.
+  /// Lane `rank`'s 16 bytes of bucket b (slots 2 rank, 2 rank + 1).
   [[nodiscard]] __device__ ulonglong2 load_quarter(std::uint32_t b, unsigned rank) const {
     const auto* p = reinterpret_cast<const ulonglong2*>(slots + std::size_t{b} * kCuckooBucketSlots) + rank;
     if constexpr (kWrites) {
@@ -246,8 +254,11 @@ struct bucketed_cuckoo_ref {
       if (v.empty != 0) return empty_value;
     }
     if constexpr (kWrites) fence();  // bucket 1 before bucket 2: a move's copy is seen if its old slot was not
-    const view v2 = read_bucket(tile, second_bucket(k, b1), k);
-    return v2.match != 0 ? value_of(word_of(tile, v2, lowest(v2.match))) : empty_value;
+    const std::uint32_t b2 = second_bucket(k, b1);
+    const view v2 = read_bucket(tile, b2, k);
+    if (v2.match != 0) return value_of(word_of(tile, v2, lowest(v2.match)));
+    if constexpr (kWrites) return find_again(tile, k, b1, b2);
+    return empty_value;
   }
   [[nodiscard]] __device__ bool contains(const tile_type& tile, Key k) const requires(has_op(Ops, hash_ops::find)) {
     return find(tile, k) != empty_value;
@@ -352,12 +363,6 @@ struct bucketed_cuckoo_ref {
     }
   }
 
-  /// insert() out of line, for the batched kernel's keys that its fast path did not settle.
-  __device__ __noinline__ std::uint32_t insert_out_of_line(const tile_type& tile, Key k, Value v) const
-      requires(has_op(Ops, hash_ops::insert)) {
-    return insert(tile, k, v);
-  }
-
   // ---- erase -----------------------------------------------------------------------
 
   /// Removes k's value (the key stays, dead, in its slot); true if a live value was removed.
@@ -378,7 +383,7 @@ struct bucketed_cuckoo_ref {
       } else {
         fence();
         const view y = read_bucket(tile, b2, k);
-        if (y.match == 0) return false;
+        if (y.match == 0) return erase_locked(tile, k, b1, b2);
         if (gone_from_first(tile, b1, k)) {
           const unsigned i = lowest(y.match);
           const word seen = word_of(tile, y, i);
@@ -389,10 +394,84 @@ struct bucketed_cuckoo_ref {
     }
   }
 
-  /// erase() out of line, for the batched kernel's keys that its fast path did not settle.
-  __device__ __noinline__ bool erase_out_of_line(const tile_type& tile, Key k) const
+  /// Erase in a kernel where only erases run (the bulk erase_kernel): no
+  /// insert adds, moves or reuses anything meanwhile, and erases only turn live
+  /// values dead, so one read of a bucket is its state for k: no fences, no
+  /// confirming reads.
+  __device__ bool erase_alone(const tile_type& tile, Key k) const requires(has_op(Ops, hash_ops::erase)) {
+    const std::uint32_t b1 = first_bucket(k);
+    const view x = read_bucket(tile, b1, k);
+    std::uint32_t b = b1;
+    word seen = 0;
+    unsigned i = 0;
+    if (x.match != 0) {
+      i = lowest(x.match);
+      seen = word_of(tile, x, i);
+    } else {
+      if (x.empty != 0) return false;
+      b = second_bucket(k, b1);
+      const view y = read_bucket(tile, b, k);
+      if (y.match == 0) return false;
+      i = lowest(y.match);
+      seen = word_of(tile, y, i);
+    }
+    return lead(tile, [&] { return kill(b, i, seen, k); }) == kHashErased;
+  }
+
+  /// The last word on a find that missed k in both buckets while writers run
+  /// (kWrites): wait until each bucket's lock has been seen free once (any move
+  /// of k holds both locks, so one in flight at the miss is over, and a key in
+  /// its second bucket never moves again), then read both buckets once more.
+  /// Bounded: after kCuckooRecheckSpins sleeps it reads again anyway.
+  __device__ __noinline__ Value find_again(const tile_type& tile, Key k, std::uint32_t b1, std::uint32_t b2) const
+      requires(kWrites) {
+    (void)lead(tile, [&]() -> std::uint32_t {
+      for (const std::uint32_t b : {b1, b2})
+        for (unsigned spin = 0; lock_word(b) != 0u && spin < kCuckooRecheckSpins; ++spin)
+          __nanosleep(32u << min(spin, 5u));
+      fence();
+      return 0u;
+    });
+    fence();
+    const view x = read_bucket(tile, b1, k);
+    if (x.match != 0) return value_of(word_of(tile, x, lowest(x.match)));
+    if (x.empty != 0) return empty_value;
+    fence();
+    const view y = read_bucket(tile, b2, k);
+    return y.match != 0 ? value_of(word_of(tile, y, lowest(y.match))) : empty_value;
+  }
+
+  /// The last word on an erase (in a kernel with writers) that missed k in
+  /// both buckets: take both buckets' locks (index order, waiting; no insert
+  /// of the launch holds one for long, and a holder of both never waits), so
+  /// that nothing moves into or out of them or reuses their slots, read both
+  /// again and kill k where it is. An erase of an absent key whose first
+  /// bucket is full pays this; an erase of a present key almost never does.
+  __device__ __noinline__ bool erase_locked(const tile_type& tile, Key k, std::uint32_t b1, std::uint32_t b2) const
       requires(has_op(Ops, hash_ops::erase)) {
-    return erase(tile, k);
+    (void)lock_pair(tile, b1, b2, false);
+    std::uint32_t r = cuckoo_detail::kRestart;
+    while (r == cuckoo_detail::kRestart) {
+      const view x = read_bucket(tile, b1, k);
+      if (x.match != 0) {
+        const unsigned i = lowest(x.match);
+        const word seen = word_of(tile, x, i);
+        r = lead(tile, [&] { return kill(b1, i, seen, k); });
+        continue;
+      }
+      fence();
+      const view y = read_bucket(tile, b2, k);
+      if (y.match == 0) {
+        r = kHashAbsent;
+        break;
+      }
+      const unsigned i = lowest(y.match);
+      const word seen = word_of(tile, y, i);
+      r = lead(tile, [&] { return kill(b2, i, seen, k); });
+    }
+    unlock(tile, b2);
+    unlock(tile, b1);
+    return r == kHashErased;
   }
 
   // ---- the locked path: reuse and moves ------------------------------------------------
@@ -408,19 +487,23 @@ struct bucketed_cuckoo_ref {
     if (tile.thread_rank() == 0) atomicExch(&locks[buckets], 1u);
   }
 
-  /// Takes the locks of b1 and b2 in index order; false (holding neither) when
-  /// the give-up flag is set while it waits.
-  [[nodiscard]] __device__ bool lock_pair(const tile_type& tile, std::uint32_t b1, std::uint32_t b2) const
-      requires(kWrites) {
+  /// A bucket's lock word, read at GPU scope.
+  [[nodiscard]] __device__ unsigned lock_word(std::uint32_t b) const requires(kWrites) {
+    return *reinterpret_cast<const volatile unsigned*>(locks + b);
+  }
+  /// Takes the locks of b1 and b2 in index order; when `may_give_up`, false
+  /// (holding neither) if the give-up flag is set while it waits.
+  [[nodiscard]] __device__ bool lock_pair(const tile_type& tile, std::uint32_t b1, std::uint32_t b2,
+                                          bool may_give_up) const requires(kWrites) {
     return lead(tile, [&]() -> std::uint32_t {
              const std::uint32_t lo = b1 < b2 ? b1 : b2, hi = b1 < b2 ? b2 : b1;
              // The holder of both locks only tries further locks, never waits: it always finishes.
              for (unsigned spin = 0; atomicCAS(&locks[lo], 0u, 1u) != 0u; ++spin) {
-               if (gave_up_now()) return 0u;
+               if (may_give_up && gave_up_now()) return 0u;
                __nanosleep(32u << min(spin, 6u));
              }
              for (unsigned spin = 0; atomicCAS(&locks[hi], 0u, 1u) != 0u; ++spin) {
-               if (gave_up_now()) {
+               if (may_give_up && gave_up_now()) {
                  atomicExch(&locks[lo], 0u);
                  return 0u;
                }
@@ -496,6 +579,19 @@ struct bucketed_cuckoo_ref {
     if (budget <= 0) return -1;
     --budget;
     const view xv = read_bucket(tile, x, empty_key);
+    if (xv.empty != 0) {
+      // x (a deeper level's bucket, locked by us) has an empty slot: take it
+      // (a tombstone under our lock) rather than move a key out of x. Moving
+      // one out of a bucket that is not full would put it in its second
+      // bucket while its first has an empty slot, and every find, erase and
+      // insert that sees that empty slot would miss it (round 2's lost keys:
+      // pass 1 emptied a bucket that pass 0 had not read, its lock being held).
+      return static_cast<int>(lead(tile, [&]() -> std::uint32_t {
+        for (unsigned e = xv.empty; e != 0; e &= e - 1)
+          if (cas(x, lowest(e), empty_word(), tombstone_word()) == empty_word()) return lowest(e);
+        return 0xffffffffu;  // all claimed meanwhile: x is full now, but this read is spent
+      }));
+    }
     const auto movable = [&](word w) {
       const Key j = key_of(w);
       if (j == empty_key || j == tombstone_key() || value_of(w) == empty_value || first_bucket(j) != x) return false;
@@ -568,7 +664,7 @@ struct bucketed_cuckoo_ref {
   __device__ __noinline__ std::uint32_t insert_locked(const tile_type& tile, Key k, Value v, std::uint32_t b1,
                                                       std::uint32_t b2) const requires(kWrites) {
     for (unsigned attempt = 0;; ++attempt) {
-      if (gave_up(tile) || !lock_pair(tile, b1, b2)) return kHashFailed;
+      if (gave_up(tile) || !lock_pair(tile, b1, b2, true)) return kHashFailed;
       std::uint32_t r = cuckoo_detail::kRestart;
       while (r == cuckoo_detail::kRestart) {  // restarts here: lock-free claims took our empty slots
         const view x = read_bucket(tile, b1, k);

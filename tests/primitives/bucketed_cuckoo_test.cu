@@ -4,7 +4,8 @@
 // batches checked against the documented semantics, inserts and erases of one
 // key in one batch, and a stress test at load 0.95 whose moves must never hide
 // a present key from a concurrent find. The bucket arithmetic is checked on
-// the host too (it is __host__ __device__).
+// the host too (it is __host__ __device__), and the raw table's invariants
+// after the kernels that write at high load (expect_table_invariants).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -49,6 +50,45 @@ std::vector<std::uint32_t> find_all(Map& map, const std::vector<std::uint32_t>& 
   std::vector<std::uint32_t> got = out.to_host();
   got.resize(keys.size());
   return got;
+}
+
+/// The table's own invariants, read from its raw slots after a kernel: no
+/// tombstone is left, every key (live or dead) is stored once, and a key that
+/// sits in its second bucket has a full first bucket (no empty slot). Round 2
+/// broke the last one (a path emptied a bucket that was not full) and lost
+/// keys; a find only noticed while the first bucket still had an empty slot.
+template <class Map>
+void expect_table_invariants(Map& map) {
+  const auto r = map.ref();
+  std::vector<hash_slot<std::uint32_t, std::uint32_t>> slots(map.capacity());
+  ASSERT_EQ(cudaMemcpy(slots.data(), r.slots, slots.size() * sizeof(slots[0]), cudaMemcpyDeviceToHost), cudaSuccess);
+  std::unordered_set<std::uint32_t> seen;
+  std::size_t tombstones = 0, twice = 0, misplaced = 0, second_without_full_first = 0;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const std::uint32_t k = slots[i].key;
+    if (k == r.empty_key) continue;
+    if (k == r.tombstone_key()) {
+      ++tombstones;
+      continue;
+    }
+    twice += !seen.insert(k).second;
+    const auto b = static_cast<std::uint32_t>(i / kCuckooBucketSlots);
+    const std::uint32_t b1 = r.first_bucket(k), b2 = r.second_bucket(k, b1);
+    if (b != b1 && b != b2) {
+      ++misplaced;
+      continue;
+    }
+    if (b == b2) {
+      bool first_full = true;
+      for (std::size_t j = 0; j < kCuckooBucketSlots; ++j)
+        first_full = first_full && slots[std::size_t{b1} * kCuckooBucketSlots + j].key != r.empty_key;
+      second_without_full_first += !first_full;
+    }
+  }
+  EXPECT_EQ(tombstones, 0u) << "tombstones left after the kernel";
+  EXPECT_EQ(twice, 0u) << "keys stored twice";
+  EXPECT_EQ(misplaced, 0u) << "keys outside both of their buckets";
+  EXPECT_EQ(second_without_full_first, 0u) << "keys in their second bucket while the first has an empty slot";
 }
 
 // ---- host-side checks of the bucket arithmetic --------------------------------------
@@ -103,6 +143,7 @@ void bulk_round_trip(double load, std::uint64_t seed) {
   EXPECT_EQ(map.size(), n);
   if (load >= 0.9) EXPECT_GT(inserted.displacements, 0u) << "no key moved at load " << load;
   if (load >= 0.5) EXPECT_GT(map.second_bucket_size(), 0u);
+  expect_table_invariants(map);
   const std::vector<std::uint32_t> got = find_all(map, present);
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], model[present[i]]) << "key " << present[i];
   for (const std::uint32_t v : find_all(map, missing)) ASSERT_EQ(v, kEmptyValue);
@@ -134,6 +175,28 @@ TEST(BucketedCuckoo, BulkOperationsAtLoadsUpTo95Percent) {
   GRAPHKIT_SEED_TRACE(seed);
   for (const double load : {0.0, 0.5, 0.7, 0.9, 0.95})
     bulk_round_trip(load, seed + static_cast<std::uint64_t>(load * 100));
+}
+
+TEST(BucketedCuckoo, SmallTablesFilledTo95PercentInOneBatchKeepEveryKey) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  // 2^13 slots (1024 buckets) and 7782 keys in one launch: many tiles per
+  // bucket, so paths often meet locks other inserts hold, the case in which
+  // round 2's search moved keys out of buckets that still had empty slots.
+  for (int rep = 0; rep < 8; ++rep) {
+    SCOPED_TRACE(testing::Message() << "table " << rep);
+    const std::size_t capacity = 1 << 13, n = capacity * 95 / 100;
+    const std::vector<std::uint32_t> keys = distinct_keys(n, seed + rep);
+    std::vector<std::uint32_t> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = keys[i] ^ 0x5a5a5a5au;
+    cuckoo map(capacity);
+    device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)},
+        d_values{std::span<const std::uint32_t>(values)};
+    ASSERT_EQ(map.insert(d_keys.data(), d_values.data(), n), n);
+    expect_table_invariants(map);
+    ASSERT_EQ(find_all(map, keys), values) << "a present key was lost";
+  }
 }
 
 TEST(BucketedCuckoo, DuplicatesInABatchKeepOneOfTheirValues) {
@@ -173,6 +236,7 @@ TEST(BucketedCuckoo, DuplicatesAtHighLoadAreNeverStoredTwice) {
       d_values{std::span<const std::uint32_t>(values)};
   EXPECT_EQ(map.insert(d_keys.data(), d_values.data(), keys.size()), distinct);
   EXPECT_EQ(map.size(), distinct) << "a key was stored twice";
+  expect_table_invariants(map);
   std::vector<std::uint32_t> expected(distinct);
   for (std::size_t i = 0; i < distinct; ++i) expected[i] = base[i] ^ 0x5a5a5a5au;
   EXPECT_EQ(find_all(map, base), expected);
@@ -338,7 +402,7 @@ void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed) {
   SCOPED_TRACE(testing::Message() << "mixed " << insert_share << "/" << erase_share << " from 0.9");
   const std::size_t n = 1 << 16, capacity = static_cast<std::size_t>(n / 0.9);
   cuckoo map(capacity);
-  const std::vector<std::uint32_t> keys = distinct_keys(2 * n, seed);
+  const std::vector<std::uint32_t> keys = distinct_keys(3 * n, seed);
   std::vector<std::uint32_t> old_keys(keys.begin(), keys.begin() + n), old_values(n);
   for (std::size_t i = 0; i < n; ++i) old_values[i] = static_cast<std::uint32_t>(i);
   device_buffer<std::uint32_t> d_old{std::span<const std::uint32_t>(old_keys)},
@@ -346,30 +410,52 @@ void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed) {
   ASSERT_EQ(map.insert(d_old.data(), d_old_values.data(), n), n);
   std::mt19937_64 rng(seed);
   std::vector<op> ops;
+  // Keys [2n, 3n) are never inserted: one erase in 8 and one find in 4 ask
+  // for one of them (absent: first buckets are mostly full at 0.9, so these
+  // read both buckets while moves run, and the erases take the locked look).
   std::size_t next_new = n, next_old = 0, inserts = 0, erases = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto pick = static_cast<int>(rng() % 100);
+    const bool absent = rng() % 8 == 0;
+    const std::uint32_t never = keys[2 * n + rng() % n];
     if (pick < insert_share) ops.push_back({hash_op_kind::insert, keys[next_new++], 7}), ++inserts;
+    else if (pick < insert_share + erase_share && absent) ops.push_back({hash_op_kind::erase, never, 0});
     else if (pick < insert_share + erase_share) ops.push_back({hash_op_kind::erase, old_keys[next_old++], 0}), ++erases;
+    else if (rng() % 4 == 0) ops.push_back({hash_op_kind::find, never, 0});
     else ops.push_back({hash_op_kind::find, old_keys[rng() % n], 0});
   }
+  std::unordered_map<std::uint32_t, std::size_t> old_index;
+  for (std::size_t i = 0; i < n; ++i) old_index[old_keys[i]] = i;
   device_buffer<op> d_ops{std::span<const op>(ops)};
   device_buffer<std::uint32_t> d_results(ops.size());
   hash_counts counts;
   map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
   const hash_result r = counts.result();
   const std::vector<std::uint32_t> results = d_results.to_host();
-  std::size_t bad_inserts = 0, bad_erases = 0;
+  std::size_t bad_inserts = 0, bad_erases = 0, bad_absent_erases = 0, missed_finds = 0, bad_absent_finds = 0;
   for (std::size_t o = 0; o < ops.size(); ++o) {
+    const auto old = old_index.find(ops[o].key);
+    const bool is_old = old != old_index.end();
     if (ops[o].kind == hash_op_kind::insert) bad_inserts += results[o] != kHashInserted;
-    if (ops[o].kind == hash_op_kind::erase) bad_erases += results[o] != kHashErased;
+    if (ops[o].kind == hash_op_kind::erase && is_old) bad_erases += results[o] != kHashErased;
+    if (ops[o].kind == hash_op_kind::erase && !is_old) bad_absent_erases += results[o] != kHashAbsent;
+    if (ops[o].kind == hash_op_kind::find && !is_old) bad_absent_finds += results[o] != kEmptyValue;
+    if (ops[o].kind == hash_op_kind::find && is_old) {
+      const auto i = static_cast<std::uint32_t>(old->second);
+      // Erased in this batch: its value or absent; otherwise present throughout.
+      missed_finds += old->second < next_old ? results[o] != i && results[o] != kEmptyValue : results[o] != i;
+    }
   }
   EXPECT_EQ(r.failed, 0u);
   EXPECT_EQ(bad_inserts, 0u) << "inserts of new keys that did not return kHashInserted";
   EXPECT_EQ(bad_erases, 0u) << "erases of present keys that did not return kHashErased";
+  EXPECT_EQ(bad_absent_erases, 0u) << "erases of never-inserted keys that did not return kHashAbsent";
+  EXPECT_EQ(missed_finds, 0u) << "finds of present keys that missed (or read a wrong value)";
+  EXPECT_EQ(bad_absent_finds, 0u) << "finds of never-inserted keys that found something";
   EXPECT_EQ(r.inserted, inserts);
   EXPECT_EQ(r.erased, erases);
   EXPECT_EQ(map.size(), n - erases + inserts);
+  expect_table_invariants(map);
   // The final table: erased keys absent, the other old keys and every new key present.
   const std::vector<std::uint32_t> got_old = find_all(map, old_keys);
   for (std::size_t i = 0; i < n; ++i)
@@ -483,6 +569,7 @@ TEST(BucketedCuckoo, MovesAtLoad95NeverHideAPresentKey) {
     for (std::size_t j = next - churn; j < next; ++j) live.push_back(keys[j]);
   }
   EXPECT_GT(moves, 0u) << "the stress test never moved a key";
+  expect_table_invariants(map);
   EXPECT_EQ(map.size(), live.size());
   std::vector<std::uint32_t> expected(live.size());
   for (std::size_t i = 0; i < live.size(); ++i) expected[i] = live[i] ^ 0x5a5a5a5au;

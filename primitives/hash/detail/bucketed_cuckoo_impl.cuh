@@ -1,14 +1,9 @@
-// Kernels and host side of bucketed_cuckoo_map. The bulk find, erase and
-// insert kernels give each tile of kCuckooTile threads a group of
-// kCuckooTile operations: lane r loads key r of the group (one coalesced
-// load), the tile issues the group's kCuckooTile first-bucket reads together
-// (each lane holds kCuckooTile 16-byte loads in flight instead of one), and
-// lane r then does key r's CAS, so a tile's CASes are in flight together too.
-// Only keys whose first bucket settles nothing (full, without the key) or
-// whose CAS lost a race go through the ref's general per-key path, one at a
-// time for the whole tile. The mixed-batch kernel takes one operation per
-// tile. Counts are kept per thread in registers and the block adds them with
-// one atomic (hash_detail::block_add). Moves are counted where they happen.
+// Kernels and host side of bucketed_cuckoo_map: one tile of kCuckooTile
+// threads per operation, tiles taking operations in a grid-stride loop (round
+// 2's 4-keys-per-tile bulk kernels were slower for finds, 15.6 against 17.2
+// G/s at load 0.5, and were dropped). Each tile's first thread counts
+// outcomes in registers and the block adds all of a kernel's counts in one
+// shared reduction (block_add_counts). Moves are counted where they happen.
 #pragma once
 
 #include <algorithm>
@@ -22,8 +17,6 @@ namespace cuckoo_detail {
 
 namespace cg = cooperative_groups;
 inline constexpr int kBlock = 256;
-inline constexpr int kInsertBlocksPerSm = 4;
-inline constexpr int kFindBlocksPerSm = 4;
 
 /// Calls op(tile, i) for this tile's operations i < n.
 template <class Op>
@@ -35,16 +28,24 @@ __device__ void for_each_op(std::size_t n, Op&& op) {
     op(tile, i);
 }
 
-/// Calls op(tile, first) for this tile's groups of kCuckooTile operations
-/// [first, first + kCuckooTile) (the last group may end past n).
-template <class Op>
-__device__ void for_each_group(std::size_t n, Op&& op) {
-  const auto tile = cg::tiled_partition<kCuckooTile>(cg::this_thread_block());
-  const std::size_t groups = (n + kCuckooTile - 1) / kCuckooTile;
-  const std::size_t tiles = std::size_t{gridDim.x} * (blockDim.x / kCuckooTile);
-  for (std::size_t g = std::size_t{blockIdx.x} * (blockDim.x / kCuckooTile) + threadIdx.x / kCuckooTile; g < groups;
-       g += tiles)
-    op(tile, g * kCuckooTile);
+/// Adds every thread's mine[f] to counts[fields[f]]: one shared array for all
+/// N counts, written once per kernel (one pair of barriers, one atomic per
+/// count and block). Each kernel calls it once, after its loop, with every
+/// thread of the block: no shared word is reused across calls.
+template <int N>
+__device__ void block_add_counts(const unsigned long long (&mine)[N], const int (&fields)[N],
+                                 unsigned long long* counts) {
+  __shared__ unsigned long long sums[N];
+  if (threadIdx.x < N) sums[threadIdx.x] = 0;
+  __syncthreads();
+#pragma unroll
+  for (int f = 0; f < N; ++f) {
+    unsigned long long v = mine[f];
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+    if ((threadIdx.x & 31) == 0 && v != 0) atomicAdd(&sums[f], v);
+  }
+  __syncthreads();
+  if (threadIdx.x < N && sums[threadIdx.x] != 0) atomicAdd(counts + fields[threadIdx.x], sums[threadIdx.x]);
 }
 
 template <class Ref, class Key, class Value>
@@ -53,188 +54,58 @@ __device__ bool refused(const Ref& t, Key key, Value value, bool has_value) {
 }
 
 template <class Ref, class Key, class Value>
-__global__ void __launch_bounds__(kBlock, kInsertBlocksPerSm)
+__global__ void __launch_bounds__(kBlock)
     insert_kernel(Ref t, const Key* keys, const Value* values, std::size_t n, unsigned long long* counts) {
-  using word = typename Ref::word;
   unsigned long long inserted = 0, failed = 0, sentinel = 0;
-  for_each_group(n, [&](const auto& tile, std::size_t first) {
-    const unsigned r = tile.thread_rank();
-    const bool mine_valid = first + r < n;
-    const Key mine = mine_valid ? keys[first + r] : t.empty_key;
-    const Value mine_value = mine_valid ? values[first + r] : t.empty_value;
-    const bool mine_refused = mine_valid && refused(t, mine, mine_value, true);
-    sentinel += mine_refused;
-    // Lane r acts for key r; `skip` keys (padding, sentinels) need nothing.
-    const unsigned skip = tile.ballot(!mine_valid || mine_refused);
-    Key k[kCuckooTile];
-    std::uint32_t b1[kCuckooTile];
-    ulonglong2 q[kCuckooTile];
-#pragma unroll
-    for (int j = 0; j < kCuckooTile; ++j) {
-      k[j] = tile.shfl(mine, j);
-      b1[j] = t.first_bucket(k[j]);
-      q[j] = t.load_quarter(b1[j], r);
+  for_each_op(n, [&](const auto& tile, std::size_t i) {
+    const bool lead = tile.thread_rank() == 0;
+    const Key k = keys[i];
+    const Value v = values[i];
+    if (refused(t, k, v, true)) {
+      sentinel += lead;
+      return;
     }
-    // Key r's plan, from its first bucket: update its slot, claim an empty one, or the general path.
-    std::uint32_t my_b1 = 0;
-    unsigned my_slot = 0, my_empties = 0;
-    word my_seen = 0;
-    int plan = 0;  // 0: general path, 1: update, 2: claim
-#pragma unroll
-    for (int j = 0; j < kCuckooTile; ++j) {
-      const typename Ref::view v = t.make_view(tile, q[j], k[j]);
-      const unsigned i = v.match != 0 ? Ref::lowest(v.match) : 0u;
-      const word w = Ref::word_of(tile, v, i);
-      if (r == static_cast<unsigned>(j)) {
-        my_b1 = b1[j];
-        my_slot = i;
-        my_seen = w;
-        my_empties = v.empty;
-        plan = v.match != 0 ? 1 : v.empty != 0 ? 2 : 0;
-      }
-    }
-    std::uint32_t outcome = cuckoo_detail::kRestart;
-    if (((skip >> r) & 1u) == 0) {
-      if (plan == 1) outcome = t.set_value(my_b1, my_slot, my_seen, mine, mine_value);
-      else if (plan == 2) outcome = t.claim(my_b1, my_empties, mine, mine_value, true);
-    }
-    // The rest, one key at a time for the whole tile.
-    for (unsigned rest = tile.ballot(((skip >> r) & 1u) == 0 && outcome == cuckoo_detail::kRestart); rest != 0;
-         rest &= rest - 1) {
-      const int j = __ffs(rest) - 1;
-      const std::uint32_t o = t.insert_out_of_line(tile, k[j], tile.shfl(mine_value, j));
-      if (r == static_cast<unsigned>(j)) outcome = o;
-    }
-    if (((skip >> r) & 1u) == 0) {
-      inserted += outcome == kHashInserted;
-      failed += outcome == kHashFailed;
-    }
+    const std::uint32_t outcome = t.insert(tile, k, v);  // the whole tile takes part
+    inserted += lead && outcome == kHashInserted;
+    failed += lead && outcome == kHashFailed;
   });
-  hash_detail::block_add(inserted, counts + hash_detail::kInserted);
-  hash_detail::block_add(failed, counts + hash_detail::kFailed);
-  hash_detail::block_add(sentinel, counts + hash_detail::kSentinel);
-}
-
-/// Values of a group's keys, lane r's result for key r: the first buckets read
-/// together, then the second buckets of the keys that need them, together.
-/// A read-only ref: no writer runs in the kernel, so one read of a bucket is
-/// the table's state (no confirming reads, no fences).
-template <class Ref, class Key>
-__device__ typename Ref::value_type find_group(const Ref& t, const typename Ref::tile_type& tile, Key mine) {
-  using Value = typename Ref::value_type;
-  const unsigned r = tile.thread_rank();
-  Key k[kCuckooTile];
-  std::uint32_t b[kCuckooTile];
-  ulonglong2 q[kCuckooTile];
-#pragma unroll
-  for (int j = 0; j < kCuckooTile; ++j) {
-    k[j] = tile.shfl(mine, j);
-    b[j] = t.first_bucket(k[j]);
-    q[j] = t.load_quarter(b[j], r);
-  }
-  Value result = t.empty_value;
-  unsigned second = 0;  // keys whose first bucket is full and lacks them
-#pragma unroll
-  for (int j = 0; j < kCuckooTile; ++j) {
-    const typename Ref::view v = t.make_view(tile, q[j], k[j]);
-    const Value found = Ref::value_of(Ref::word_of(tile, v, v.match != 0 ? Ref::lowest(v.match) : 0u));
-    if (v.match != 0 && r == static_cast<unsigned>(j)) result = found;
-    if (v.match == 0 && v.empty == 0) second |= 1u << j;
-  }
-  if (second != 0) {
-#pragma unroll
-    for (int j = 0; j < kCuckooTile; ++j)
-      if ((second >> j) & 1u) {
-        b[j] = t.second_bucket(k[j], b[j]);
-        q[j] = t.load_quarter(b[j], r);
-      }
-#pragma unroll
-    for (int j = 0; j < kCuckooTile; ++j)
-      if ((second >> j) & 1u) {
-        const typename Ref::view v = t.make_view(tile, q[j], k[j]);
-        const Value found = Ref::value_of(Ref::word_of(tile, v, v.match != 0 ? Ref::lowest(v.match) : 0u));
-        if (v.match != 0 && r == static_cast<unsigned>(j)) result = found;
-      }
-  }
-  return result;
+  block_add_counts({inserted, failed, sentinel}, {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel},
+                   counts);
 }
 
 template <class Ref, class Key, class Value>
-__global__ void __launch_bounds__(kBlock, kFindBlocksPerSm)
-    find_kernel(Ref t, const Key* keys, std::size_t n, Value* out) {
-  for_each_group(n, [&](const auto& tile, std::size_t first) {
-    const std::size_t i = first + tile.thread_rank();
-    const Key k = i < n ? keys[i] : t.empty_key;
-    const Value value = find_group(t, tile, k);  // the whole tile takes part
-    if (i < n) out[i] = refused(t, k, Value{}, false) ? t.empty_value : value;
+__global__ void __launch_bounds__(kBlock) find_kernel(Ref t, const Key* keys, std::size_t n, Value* out) {
+  for_each_op(n, [&](const auto& tile, std::size_t i) {
+    const Key k = keys[i];
+    const Value value = refused(t, k, Value{}, false) ? t.empty_value : t.find(tile, k);
+    if (tile.thread_rank() == 0) out[i] = value;
   });
 }
 
 template <class Ref, class Key>
 __global__ void __launch_bounds__(kBlock) contains_kernel(Ref t, const Key* keys, std::size_t n, std::uint8_t* out) {
-  for_each_group(n, [&](const auto& tile, std::size_t first) {
-    const std::size_t i = first + tile.thread_rank();
-    const Key k = i < n ? keys[i] : t.empty_key;
-    const bool found = find_group(t, tile, k) != t.empty_value;
-    if (i < n) out[i] = found && !refused(t, k, 0u, false) ? 1 : 0;
+  for_each_op(n, [&](const auto& tile, std::size_t i) {
+    const Key k = keys[i];
+    const bool found = !refused(t, k, 0u, false) && t.contains(tile, k);
+    if (tile.thread_rank() == 0) out[i] = found ? 1 : 0;
   });
 }
 
+/// Bulk erase: only erases run in this kernel, so it uses erase_alone (no
+/// insert can add, move or reuse anything while it runs).
 template <class Ref, class Key>
 __global__ void __launch_bounds__(kBlock)
     erase_kernel(Ref t, const Key* keys, std::size_t n, unsigned long long* counts) {
-  using word = typename Ref::word;
   unsigned long long erased = 0;
-  for_each_group(n, [&](const auto& tile, std::size_t first) {
-    const unsigned r = tile.thread_rank();
-    const bool mine_valid = first + r < n;
-    const Key mine = mine_valid ? keys[first + r] : t.empty_key;
-    const bool mine_skip = !mine_valid || refused(t, mine, 0u, false);
-    Key k[kCuckooTile];
-    std::uint32_t b1[kCuckooTile];
-    ulonglong2 q[kCuckooTile];
-#pragma unroll
-    for (int j = 0; j < kCuckooTile; ++j) {
-      k[j] = tile.shfl(mine, j);
-      b1[j] = t.first_bucket(k[j]);
-      q[j] = t.load_quarter(b1[j], r);
-    }
-    // Key r's plan from its first bucket: kill its slot, absent (an empty slot
-    // and no match: only erases run in this kernel, so no insert can be adding
-    // k or moving it, and one read is the bucket's state), or the general path.
-    std::uint32_t my_b1 = 0;
-    unsigned my_slot = 0;
-    word my_seen = 0;
-    int plan = 0;  // 0: general path, 1: kill, 2: absent
-#pragma unroll
-    for (int j = 0; j < kCuckooTile; ++j) {
-      const typename Ref::view v = t.make_view(tile, q[j], k[j]);
-      const unsigned i = v.match != 0 ? Ref::lowest(v.match) : 0u;
-      const word w = Ref::word_of(tile, v, i);
-      if (r == static_cast<unsigned>(j)) {
-        my_b1 = b1[j];
-        my_slot = i;
-        my_seen = w;
-        plan = v.match != 0 ? 1 : v.empty != 0 ? 2 : 0;
-      }
-    }
-    std::uint32_t outcome = cuckoo_detail::kRestart;
-    if (!mine_skip) {
-      if (plan == 1) outcome = t.kill(my_b1, my_slot, my_seen, mine);
-      else if (plan == 2) outcome = kHashAbsent;
-    }
-    for (unsigned rest = tile.ballot(!mine_skip && outcome == cuckoo_detail::kRestart); rest != 0; rest &= rest - 1) {
-      const int j = __ffs(rest) - 1;
-      const bool removed = t.erase_out_of_line(tile, k[j]);
-      if (r == static_cast<unsigned>(j)) outcome = removed ? kHashErased : kHashAbsent;
-    }
-    erased += !mine_skip && outcome == kHashErased;
+  for_each_op(n, [&](const auto& tile, std::size_t i) {
+    const Key k = keys[i];
+    if (!refused(t, k, 0u, false) && t.erase_alone(tile, k)) erased += tile.thread_rank() == 0;
   });
-  hash_detail::block_add(erased, counts + hash_detail::kErased);
+  block_add_counts({erased}, {hash_detail::kErased}, counts);
 }
 
 template <class Ref, class Key, class Value>
-__global__ void __launch_bounds__(kBlock, kInsertBlocksPerSm)
+__global__ void __launch_bounds__(kBlock)
     apply_kernel(Ref t, const hash_op<Key, Value>* ops, std::size_t n, Value* results, unsigned long long* counts) {
   unsigned long long inserted = 0, failed = 0, sentinel = 0, erased = 0;
   for_each_op(n, [&](const auto& tile, std::size_t i) {
@@ -258,10 +129,9 @@ __global__ void __launch_bounds__(kBlock, kInsertBlocksPerSm)
     }
     if (lead) results[i] = result;
   });
-  hash_detail::block_add(inserted, counts + hash_detail::kInserted);
-  hash_detail::block_add(failed, counts + hash_detail::kFailed);
-  hash_detail::block_add(sentinel, counts + hash_detail::kSentinel);
-  hash_detail::block_add(erased, counts + hash_detail::kErased);
+  block_add_counts({inserted, failed, sentinel, erased},
+                   {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel, hash_detail::kErased},
+                   counts);
 }
 
 /// Live slots (a value other than the empty value: empty slots and
@@ -297,7 +167,7 @@ __global__ void __launch_bounds__(kBlock)
       values[at] = s.value;
     }
   }
-  if (keys == nullptr) hash_detail::block_add(mine, count);
+  if (keys == nullptr) block_add_counts({mine}, {0}, count);
 }
 
 /// Every slot {empty key, empty value}, every lock free.

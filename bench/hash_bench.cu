@@ -1,7 +1,7 @@
 // Hash-map throughput against the random-gather and random-CAS ceilings and
 // cuCollections' static_map, all measured in this run: insert, find (hits,
-// misses), erase at loads 0.5..0.95 for 2^26 keys, for the linear-probing and
-// the hopscotch map; mixed insert / erase / find batches; and the seed
+// misses), erase at loads 0.5..0.95 for 2^26 keys, for the linear-probing,
+// the hopscotch and the bucketed cuckoo map; mixed insert / erase / find batches; and the seed
 // article's experiment (4M-key batches into a 2^27-slot table up to load 0.95).
 //
 //   hash_bench [--cuco PATH] [--reps N]
@@ -11,8 +11,9 @@
 // figures PERFORMANCE.md records for the H100 stand in, labelled as such.
 // Keys are fmix32(i), a bijection, so keys are distinct by construction; the
 // linear-probing map's empty key is fmix32(2^32 - 1), the one value no
-// i < 2^32 - 1 yields. Hopscotch takes keys 1..n (its sentinels are the top two
-// values; homes come from the hash, so they are as good as random keys).
+// i < 2^32 - 1 yields. Hopscotch and the bucketed cuckoo map take keys 1..n
+// (their sentinels are the top two values; buckets come from the hash, so
+// they are as good as random keys).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -21,6 +22,7 @@
 #include "bench/common/gather_ceiling.cuh"
 #include "bench/cuco_figures.hpp"
 #include "primitives/common/launch.hpp"
+#include "primitives/hash/bucketed_cuckoo_map.cuh"
 #include "primitives/hash/hopscotch_map.cuh"
 #include "primitives/hash/linear_probing_map.cuh"
 
@@ -156,6 +158,20 @@ void hopscotch_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings
   }
 }
 
+void cuckoo_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings& c, const bench::cuco_figures& cuco) {
+  using map_type = bucketed_cuckoo_map<>;
+  workload w(n, true);
+  for (const double load : kLoads) {
+    map_type map(static_cast<std::size_t>(n / load));
+    sweep_row("bucketed cuckoo", map, load, w, t, reps, c, cuco, [n](const map_type& m, const hash_result& r) {
+      char text[96];
+      std::snprintf(text, sizeof text, "%.1f%% in 2nd bucket, %.3f moves per key",
+                    100.0 * static_cast<double>(m.second_bucket_size()) / n, static_cast<double>(r.displacements) / n);
+      return std::string(text);
+    });
+  }
+}
+
 /// GLHT's mixed workloads: a batch of insert / erase / find shares in one
 /// kernel on a table filled to `load` first; every insert is of a new key and
 /// every erase of a present one, so the counts are known.
@@ -187,8 +203,14 @@ void mixed_rows(const char* name, std::size_t n, double load, bench::gpu_timer& 
         1);
     const hash_result r = counts.result();
     const bool ok = r.failed == 0 && r.inserted == inserts && r.erased == erases;
-    std::printf("| %s | mixed %d/%d/%d from load %.2f | %.2f G ops/s | %s |\n", name, ins, era, 100 - ins - era, load,
-                n / ms / 1e6, ok ? "ok" : "WRONG");
+    // A wrong row says which count was off (run 1 of the cuckoo rows printed a bare WRONG).
+    char why[160] = "";
+    if (!ok)
+      std::snprintf(why, sizeof why, " (inserted %llu of %zu, failed %llu, erased %llu of %zu)",
+                    static_cast<unsigned long long>(r.inserted), inserts, static_cast<unsigned long long>(r.failed),
+                    static_cast<unsigned long long>(r.erased), erases);
+    std::printf("| %s | mixed %d/%d/%d from load %.2f | %.2f G ops/s | %s%s |\n", name, ins, era, 100 - ins - era, load,
+                n / ms / 1e6, ok ? "ok" : "WRONG", why);
     std::fflush(stdout);
   }
 }
@@ -256,16 +278,19 @@ int main(int argc, char** argv) {
         "(1 GiB); cuco static_map (linear probing, tile 4; its erase removes half the keys): %s\n\n",
         c.gather, c.cas, cuco.source.c_str());
     const std::size_t n = std::size_t{1} << 26;
-    print_header("probe mean / max, or moves and stash");
+    print_header("probe mean / max, moves and stash, or second-bucket share and moves");
     linear_probing_rows(n, t, reps, c, cuco);
     hopscotch_rows<4>(n, t, reps, c, cuco);
     hopscotch_rows<8>(n, t, reps, c, cuco);
+    cuckoo_rows(n, t, reps, c, cuco);
 
     std::printf(
         "\nMixed batches of 2^24 operations (session 5, hopscotch tile 32: 1.65 and 1.14 G ops/s)\n\n"
         "| map | batch | throughput | check |\n|---|---|---|---|\n");
     mixed_rows<hopscotch_map<4>>("hopscotch, tile 4", n / 4, 0.9, t, reps);
     mixed_rows<hopscotch_map<32>>("hopscotch, tile 32", n / 4, 0.9, t, reps);
+    // The cuckoo map keeps erased keys in their slots too; its locked inserts reuse them.
+    mixed_rows<bucketed_cuckoo_map<>>("bucketed cuckoo", n / 4, 0.9, t, reps);
     // Linear probing keeps erased keys in their slots: from 0.9 a 40% insert share would fill the table.
     mixed_rows<lp_map>("linear probing", n / 4, 0.5, t, reps);
 

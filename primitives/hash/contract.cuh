@@ -1,5 +1,5 @@
 // The one contract every graphkit hash map follows (linear_probing_map,
-// hopscotch_map): the sentinels, the slot type, the operations a ref may
+// hopscotch_map, bucketed_cuckoo_map): the sentinels, the slot type, the operations a ref may
 // carry, a mixed batch's operation, and the per-call result.
 //
 //   * Host calls take a cudaStream_t (defaulted). `insert(...)` synchronizes
@@ -82,7 +82,7 @@ struct hash_result {
   std::uint64_t failed = 0;         ///< inserts that found no room (table full)
   std::uint64_t sentinel = 0;       ///< keys or values equal to a sentinel, refused
   std::uint64_t erased = 0;         ///< erases that removed a live entry
-  std::uint64_t displacements = 0;  ///< keys moved to make room (hopscotch)
+  std::uint64_t displacements = 0;  ///< keys moved to make room (hopscotch, cuckoo)
   std::uint64_t stashed = 0;        ///< inserts that went to an overflow stash (hopscotch)
 };
 

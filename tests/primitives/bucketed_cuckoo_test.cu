@@ -20,6 +20,7 @@
 #include "primitives/common/error.hpp"
 #include "primitives/hash/bucketed_cuckoo_map.cuh"
 #include "tests/common/gpu_support.hpp"
+#include "tests/primitives/hash_test_support.cuh"
 #include "tests/common/test_support.hpp"
 
 namespace graphkit {
@@ -27,30 +28,9 @@ namespace {
 
 using cuckoo = bucketed_cuckoo_map<>;
 using op = cuckoo::op_type;
-constexpr std::uint32_t kEmptyValue = 0xffffffffu;
-
-/// `count` distinct keys, none a sentinel (the empty key and the tombstone key
-/// below it), nor the key whose stress-test value (key ^ 0x5a5a5a5a) is the empty value.
-std::vector<std::uint32_t> distinct_keys(std::size_t count, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::unordered_set<std::uint32_t> seen;
-  std::vector<std::uint32_t> keys;
-  while (keys.size() < count) {
-    const auto k = static_cast<std::uint32_t>(rng());
-    if (k >= 0xfffffffeu || k == 0xa5a5a5a5u || !seen.insert(k).second) continue;
-    keys.push_back(k);
-  }
-  return keys;
-}
-
-template <class Map>
-std::vector<std::uint32_t> find_all(Map& map, const std::vector<std::uint32_t>& keys) {
-  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, out(std::max<std::size_t>(keys.size(), 1));
-  map.find_async(d_keys.data(), keys.size(), out.data());
-  std::vector<std::uint32_t> got = out.to_host();
-  got.resize(keys.size());
-  return got;
-}
+using test::distinct_keys;
+using test::find_all;
+using test::kEmptyValue;
 
 /// The table's own invariants, read from its raw slots after a kernel: no
 /// tombstone is left, every key (live or dead) is stored once, and a key that
@@ -344,52 +324,8 @@ TEST(BucketedCuckoo, MixedBatchFollowsTheDocumentedSemantics) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
-  const std::size_t capacity = 1 << 15;
-  const std::vector<std::uint32_t> keys = distinct_keys(capacity * 9 / 10, seed);
-  const std::size_t third = keys.size() / 3;
-  // Keys [0, 2 third) start in the table; [0, third) are then erased, [third, 2 third) looked up,
-  // [2 third, end) inserted, and looked up while they are being inserted.
-  cuckoo map(capacity);
-  std::vector<std::uint32_t> first(keys.begin(), keys.begin() + 2 * third), first_values(2 * third);
-  for (std::size_t i = 0; i < first_values.size(); ++i) first_values[i] = static_cast<std::uint32_t>(i);
-  device_buffer<std::uint32_t> d_first{std::span<const std::uint32_t>(first)},
-      d_first_values{std::span<const std::uint32_t>(first_values)};
-  map.insert(d_first.data(), d_first_values.data(), first.size());
-
-  std::vector<op> ops;
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (i < third) ops.push_back({hash_op_kind::erase, keys[i], 0});
-    else if (i < 2 * third) ops.push_back({hash_op_kind::find, keys[i], 0});
-    else
-      ops.push_back({hash_op_kind::insert, keys[i], static_cast<std::uint32_t>(i)}),
-          ops.push_back({hash_op_kind::find, keys[i], 0});
-  }
-  std::shuffle(ops.begin(), ops.end(), std::mt19937_64(seed));
-  device_buffer<op> d_ops{std::span<const op>(ops)};
-  device_buffer<std::uint32_t> d_results(ops.size());
-  hash_counts counts;
-  map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
-  const hash_result r = counts.result();
-  EXPECT_EQ(r.erased, third);
-  EXPECT_EQ(r.inserted, keys.size() - 2 * third);
-  const std::vector<std::uint32_t> results = d_results.to_host();
-  std::unordered_map<std::uint32_t, std::size_t> index;
-  for (std::size_t i = 0; i < keys.size(); ++i) index[keys[i]] = i;
-  for (std::size_t o = 0; o < ops.size(); ++o) {
-    const std::size_t i = index[ops[o].key];
-    switch (ops[o].kind) {
-      case hash_op_kind::erase: ASSERT_EQ(results[o], kHashErased) << "erase of a present key"; break;
-      case hash_op_kind::insert: ASSERT_EQ(results[o], kHashInserted); break;
-      case hash_op_kind::find:
-        if (i < third) ASSERT_TRUE(results[o] == kEmptyValue || results[o] == i) << "find racing its erase";
-        else if (i < 2 * third) ASSERT_EQ(results[o], static_cast<std::uint32_t>(i)) << "an untouched key was missed";
-        else ASSERT_TRUE(results[o] == kEmptyValue || results[o] == static_cast<std::uint32_t>(i)) << "racing find";
-        break;
-    }
-  }
-  const std::vector<std::uint32_t> got = find_all(map, keys);
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    ASSERT_EQ(got[i], i < third ? kEmptyValue : static_cast<std::uint32_t>(i)) << "key index " << i;
+  cuckoo map(1 << 15);
+  test::expect_mixed_batch_semantics(map, 1 << 15, seed);
 }
 
 /// The bench's mixed batch (hash_bench, 40/40/20 from load 0.9: the row that
@@ -528,46 +464,10 @@ TEST(BucketedCuckoo, MovesAtLoad95NeverHideAPresentKey) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
-  const std::size_t capacity = 1 << 16, resident = capacity * 95 / 100, churn = capacity / 50;
-  const std::vector<std::uint32_t> keys = distinct_keys(resident + 20 * churn, seed);
+  const std::size_t capacity = 1 << 16;
   cuckoo map(capacity);
-  std::vector<std::uint32_t> live(keys.begin(), keys.begin() + resident - churn);
-  std::vector<std::uint32_t> values(live.size());
-  for (std::size_t i = 0; i < live.size(); ++i) values[i] = live[i] ^ 0x5a5a5a5au;
-  device_buffer<std::uint32_t> d_live{std::span<const std::uint32_t>(live)},
-      d_values{std::span<const std::uint32_t>(values)};
-  map.insert(d_live.data(), d_values.data(), live.size());
-  std::size_t next = resident - churn;
   std::uint64_t moves = 0;
-  std::mt19937_64 rng(seed);
-  for (int round = 0; round < 10; ++round) {
-    // Insert `churn` new keys, erase `churn` old ones, and find every other live key, all at once.
-    std::shuffle(live.begin(), live.end(), rng);
-    std::vector<op> ops;
-    for (std::size_t j = 0; j < churn; ++j, ++next)
-      ops.push_back({hash_op_kind::insert, keys[next], keys[next] ^ 0x5a5a5a5au});
-    for (std::size_t j = 0; j < churn; ++j) ops.push_back({hash_op_kind::erase, live[j], 0});
-    for (std::size_t j = churn; j < live.size(); ++j) ops.push_back({hash_op_kind::find, live[j], 0});
-    std::shuffle(ops.begin(), ops.end(), rng);
-    device_buffer<op> d_ops{std::span<const op>(ops)};
-    device_buffer<std::uint32_t> d_results(ops.size());
-    hash_counts counts;
-    map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
-    const std::vector<std::uint32_t> results = d_results.to_host();
-    const hash_result r = counts.result();
-    EXPECT_EQ(r.inserted, churn) << "round " << round;
-    EXPECT_EQ(r.erased, churn) << "round " << round;
-    EXPECT_EQ(r.failed, 0u) << "round " << round;
-    moves += r.displacements;
-    for (std::size_t o = 0; o < ops.size(); ++o) {
-      if (ops[o].kind == hash_op_kind::find)
-        ASSERT_EQ(results[o], ops[o].key ^ 0x5a5a5a5au) << "round " << round << ": a present key was missed";
-      if (ops[o].kind == hash_op_kind::insert) ASSERT_EQ(results[o], kHashInserted) << "round " << round;
-      if (ops[o].kind == hash_op_kind::erase) ASSERT_EQ(results[o], kHashErased) << "round " << round;
-    }
-    live.erase(live.begin(), live.begin() + churn);
-    for (std::size_t j = next - churn; j < next; ++j) live.push_back(keys[j]);
-  }
+  const std::vector<std::uint32_t> live = test::churn_at_load_95(map, capacity, seed, moves);
   EXPECT_GT(moves, 0u) << "the stress test never moved a key";
   expect_table_invariants(map);
   EXPECT_EQ(map.size(), live.size());

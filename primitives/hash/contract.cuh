@@ -115,19 +115,29 @@ class hash_counts {
 
 namespace hash_detail {
 
-/// Adds each thread's `mine` to *total with one atomic per block: a warp sum
-/// by shuffles, the warps' sums in shared memory. Counting every operation
-/// with its own atomic (or one per warp, 2M of them on one address for 2^26
-/// keys) serializes on that address; one per block does not. Every thread of
-/// the block must call it, with blockDim.x a multiple of 32 and at most 1024.
-__device__ inline void block_add(unsigned long long mine, unsigned long long* total) {
-  __shared__ unsigned long long block_sum;
-  if (threadIdx.x == 0) block_sum = 0;
+/// Adds every thread's mine[f] to base[fields[f]] with one atomic per count
+/// and block: warp sums by shuffles, the warps' sums in shared memory.
+/// Counting every operation with its own atomic (or one per warp, 2M of them
+/// on one address for 2^26 keys) serializes on that address; one per block
+/// does not. A kernel calls it once, after its loop, with every thread of the
+/// block (blockDim.x a multiple of 32, at most 1024) and all its counts: one
+/// shared array written once, so no shared word is reused between calls (a
+/// word reused by back-to-back calls is what racecheck reported in the
+/// hopscotch and cuckoo kernels).
+template <int N>
+__device__ void block_add(const unsigned long long (&mine)[N], const int (&fields)[N], unsigned long long* base) {
+  static_assert(N <= 32, "block_add: one thread of the first warp per count");
+  __shared__ unsigned long long sums[N];
+  if (threadIdx.x < N) sums[threadIdx.x] = 0;
   __syncthreads();
-  for (int offset = 16; offset > 0; offset /= 2) mine += __shfl_down_sync(0xffffffffu, mine, offset);
-  if ((threadIdx.x & 31) == 0 && mine != 0) atomicAdd(&block_sum, mine);
+#pragma unroll
+  for (int f = 0; f < N; ++f) {
+    unsigned long long v = mine[f];
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+    if ((threadIdx.x & 31) == 0 && v != 0) atomicAdd(&sums[f], v);
+  }
   __syncthreads();
-  if (threadIdx.x == 0 && block_sum != 0) atomicAdd(total, block_sum);
+  if (threadIdx.x < N && sums[threadIdx.x] != 0) atomicAdd(base + fields[threadIdx.x], sums[threadIdx.x]);
 }
 
 }  // namespace hash_detail

@@ -3,7 +3,7 @@
 // 2's 4-keys-per-tile bulk kernels were slower for finds, 15.6 against 17.2
 // G/s at load 0.5, and were dropped). Each tile's first thread counts
 // outcomes in registers and the block adds all of a kernel's counts in one
-// shared reduction (block_add_counts). Moves are counted where they happen.
+// shared reduction (hash_detail::block_add). Moves are counted where they happen.
 #pragma once
 
 #include <algorithm>
@@ -28,26 +28,6 @@ __device__ void for_each_op(std::size_t n, Op&& op) {
     op(tile, i);
 }
 
-/// Adds every thread's mine[f] to counts[fields[f]]: one shared array for all
-/// N counts, written once per kernel (one pair of barriers, one atomic per
-/// count and block). Each kernel calls it once, after its loop, with every
-/// thread of the block: no shared word is reused across calls.
-template <int N>
-__device__ void block_add_counts(const unsigned long long (&mine)[N], const int (&fields)[N],
-                                 unsigned long long* counts) {
-  __shared__ unsigned long long sums[N];
-  if (threadIdx.x < N) sums[threadIdx.x] = 0;
-  __syncthreads();
-#pragma unroll
-  for (int f = 0; f < N; ++f) {
-    unsigned long long v = mine[f];
-    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-    if ((threadIdx.x & 31) == 0 && v != 0) atomicAdd(&sums[f], v);
-  }
-  __syncthreads();
-  if (threadIdx.x < N && sums[threadIdx.x] != 0) atomicAdd(counts + fields[threadIdx.x], sums[threadIdx.x]);
-}
-
 template <class Ref, class Key, class Value>
 __device__ bool refused(const Ref& t, Key key, Value value, bool has_value) {
   return key == t.empty_key || key == t.tombstone_key() || (has_value && value == t.empty_value);
@@ -69,8 +49,8 @@ __global__ void __launch_bounds__(kBlock)
     inserted += lead && outcome == kHashInserted;
     failed += lead && outcome == kHashFailed;
   });
-  block_add_counts({inserted, failed, sentinel}, {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel},
-                   counts);
+  hash_detail::block_add({inserted, failed, sentinel},
+                         {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel}, counts);
 }
 
 template <class Ref, class Key, class Value>
@@ -101,7 +81,7 @@ __global__ void __launch_bounds__(kBlock)
     const Key k = keys[i];
     if (!refused(t, k, 0u, false) && t.erase_alone(tile, k)) erased += tile.thread_rank() == 0;
   });
-  block_add_counts({erased}, {hash_detail::kErased}, counts);
+  hash_detail::block_add({erased}, {hash_detail::kErased}, counts);
 }
 
 template <class Ref, class Key, class Value>
@@ -129,9 +109,9 @@ __global__ void __launch_bounds__(kBlock)
     }
     if (lead) results[i] = result;
   });
-  block_add_counts({inserted, failed, sentinel, erased},
-                   {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel, hash_detail::kErased},
-                   counts);
+  hash_detail::block_add({inserted, failed, sentinel, erased},
+                         {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel, hash_detail::kErased},
+                         counts);
 }
 
 /// Live slots (a value other than the empty value: empty slots and
@@ -167,7 +147,7 @@ __global__ void __launch_bounds__(kBlock)
       values[at] = s.value;
     }
   }
-  if (keys == nullptr) block_add_counts({mine}, {0}, count);
+  if (keys == nullptr) hash_detail::block_add({mine}, {0}, count);
 }
 
 /// Every slot {empty key, empty value}, every lock free.

@@ -34,7 +34,7 @@ __device__ bool refused(const Ref& t, std::uint32_t key, std::uint32_t value, bo
 }
 
 // Each tile's first thread counts its common outcomes (keys added, erased,
-// refused) in registers; the block adds them with one atomic
+// refused) in registers; the block adds them with one atomic per count
 // (hash_detail::block_add) after the loop. Rare events (failures, moves,
 // stashed keys) are counted by the ref where they happen.
 
@@ -51,8 +51,7 @@ __global__ void insert_kernel(Ref t, const std::uint32_t* keys, const std::uint3
     const std::uint32_t outcome = t.insert(tile, keys[i], values[i]);  // the whole tile takes part
     inserted += lead && outcome == kHopInserted;
   });
-  hash_detail::block_add(inserted, counts + hash_detail::kInserted);
-  hash_detail::block_add(sentinel, counts + hash_detail::kSentinel);
+  hash_detail::block_add({inserted, sentinel}, {hash_detail::kInserted, hash_detail::kSentinel}, counts);
 }
 
 template <int Tile, class Ref>
@@ -77,7 +76,7 @@ __global__ void erase_kernel(Ref t, const std::uint32_t* keys, std::size_t n, un
   for_each_op<Tile>(n, [&](const auto& tile, std::size_t i) {
     if (!refused(t, keys[i], 0, false) && t.erase(tile, keys[i])) erased += tile.thread_rank() == 0;
   });
-  hash_detail::block_add(erased, counts + hash_detail::kErased);
+  hash_detail::block_add({erased}, {hash_detail::kErased}, counts);
 }
 
 template <int Tile, class Ref>
@@ -103,9 +102,8 @@ __global__ void apply_kernel(Ref t, const hop_op* ops, std::size_t n, std::uint3
     }
     if (lead) results[i] = result;
   });
-  hash_detail::block_add(inserted, counts + hash_detail::kInserted);
-  hash_detail::block_add(sentinel, counts + hash_detail::kSentinel);
-  hash_detail::block_add(erased, counts + hash_detail::kErased);
+  hash_detail::block_add({inserted, sentinel, erased},
+                         {hash_detail::kInserted, hash_detail::kSentinel, hash_detail::kErased}, counts);
 }
 
 /// words[i] = value for i < n, every `stride`-th word from `first`.

@@ -1,6 +1,6 @@
 // Kernels and host side of linear_probing_map: one thread per key in
 // grid-stride loops, each thread counting in registers and its block adding
-// the counts with one atomic (hash_detail::block_add).
+// the counts with one atomic per count (hash_detail::block_add).
 #pragma once
 
 #include <algorithm>
@@ -37,9 +37,8 @@ __global__ void __launch_bounds__(kBlock)
     inserted += outcome == kHashInserted;
     failed += outcome == kHashFailed;
   }
-  hash_detail::block_add(inserted, counts + hash_detail::kInserted);
-  hash_detail::block_add(failed, counts + hash_detail::kFailed);
-  hash_detail::block_add(sentinel, counts + hash_detail::kSentinel);
+  hash_detail::block_add({inserted, failed, sentinel},
+                         {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel}, counts);
 }
 
 template <class Ref, class Key, class Value>
@@ -61,7 +60,7 @@ __global__ void __launch_bounds__(kBlock)
     const Key k = keys[i];
     if (k != table.empty_key) erased += table.erase(k);
   }
-  hash_detail::block_add(erased, counts + hash_detail::kErased);
+  hash_detail::block_add({erased}, {hash_detail::kErased}, counts);
 }
 
 template <class Ref, class Key, class Value>
@@ -88,10 +87,9 @@ __global__ void __launch_bounds__(kBlock)
     }
     results[i] = result;
   }
-  hash_detail::block_add(inserted, counts + hash_detail::kInserted);
-  hash_detail::block_add(failed, counts + hash_detail::kFailed);
-  hash_detail::block_add(sentinel, counts + hash_detail::kSentinel);
-  hash_detail::block_add(erased, counts + hash_detail::kErased);
+  hash_detail::block_add({inserted, failed, sentinel, erased},
+                         {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel, hash_detail::kErased},
+                         counts);
 }
 
 template <class Ref>
@@ -103,7 +101,7 @@ template <class Ref>
 __global__ void __launch_bounds__(kBlock) count_live_kernel(Ref table, unsigned long long* count) {
   unsigned long long mine = 0;
   GRAPHKIT_LP_LOOP(i, table.capacity) mine += live(table, i);
-  hash_detail::block_add(mine, count);
+  hash_detail::block_add({mine}, {0}, count);
 }
 
 /// Live entries out, in no particular order: one atomic per warp for the place.
@@ -142,8 +140,7 @@ __global__ void __launch_bounds__(kBlock) probe_stats_kernel(Ref table, unsigned
     if (length > longest) longest = length;
     atomicAdd(scratch + kHistogram + (63 - __clzll(static_cast<long long>(length))), 1ull);
   }
-  hash_detail::block_add(keys, scratch + kCount);
-  hash_detail::block_add(sum, scratch + kProbeSum);
+  hash_detail::block_add({keys, sum}, {kCount, kProbeSum}, scratch);
   if (longest != 0) atomicMax(scratch + kMaxProbe, longest);
 }
 

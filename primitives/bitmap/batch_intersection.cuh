@@ -91,11 +91,8 @@ inline void batch_intersection_count(const std::uint32_t* d_values, const set_pa
   if (n == 0) return;
   device_buffer<unsigned long long> next(1);
   next.fill_bytes(0, stream);
-  int per_sm = 1;
-  GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, batch_detail::batch_intersection_kernel,
-                                                                  batch_detail::kThreads, 0));
-  const auto grid = static_cast<unsigned>(
-      std::min<std::size_t>(n, std::size_t{device_sm_count()} * static_cast<unsigned>(std::max(per_sm, 1))));
+  const unsigned grid =
+      grid_stride_blocks(n, 1, resident_blocks_per_sm(batch_detail::batch_intersection_kernel, batch_detail::kThreads));
   batch_detail::batch_intersection_kernel<<<grid, batch_detail::kThreads, 0, stream>>>(d_values, d_pairs, n, d_counts,
                                                                                        next.data());
   GRAPHKIT_CHECK_LAUNCH();

@@ -1,5 +1,5 @@
 // Kernel-launch plumbing shared by every .cu file: how many blocks cover n
-// items, and reading one value back from the device.
+// items or fill the device, and reading one value back from the device.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -36,6 +36,16 @@ inline unsigned grid_stride_blocks(std::size_t n, unsigned block = 256, unsigned
   const std::size_t cap = std::size_t{device_sm_count()} * per_sm;
   const std::size_t blocks = (n + block - 1) / block;
   return static_cast<unsigned>(blocks < 1 ? 1 : (blocks < cap ? blocks : cap));
+}
+
+/// Blocks of `threads` threads (with `dynamic_smem` bytes each) that `kernel`
+/// keeps resident on one multiprocessor, at least 1: a persistent grid's wave.
+template <class Kernel>
+unsigned resident_blocks_per_sm(Kernel* kernel, int threads, std::size_t dynamic_smem = 0) {
+  int blocks = 0;
+  GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reinterpret_cast<const void*>(kernel),
+                                                                  threads, dynamic_smem));
+  return blocks < 1 ? 1u : static_cast<unsigned>(blocks);
 }
 
 /// One value copied back from device memory (waits for `stream`).

@@ -228,7 +228,7 @@ TEST(Multisplit, OutOfRangeIdsAreReportedAndNeverWritten) {
   }
 }
 
-TEST(Multisplit, UnalignedInputTakesTheScalarPath) {
+TEST(Multisplit, UnalignedInputEveryMethod) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
@@ -241,11 +241,18 @@ TEST(Multisplit, UnalignedInputTakesTheScalarPath) {
     std::vector<std::uint32_t> shifted(keys.size() + 1, 0);
     std::copy(keys.begin(), keys.end(), shifted.begin() + 1);
     device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(shifted)}, d_out(keys.size());
-    const auto offsets = multisplit_keys(d_keys.data() + 1, d_out.data(), keys.size(), m, top_bits_bucket{}, ws);
     const model expected = stable_split(ids, m);
-    EXPECT_EQ(offsets, expected.offsets);
-    const auto got = d_out.to_host();
-    for (std::size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(got[i], keys[expected.order[i]]) << "m " << m;
+    // Every method: the one-sweep pass copies whole aligned tiles in 16-byte
+    // chunks and any other tile item by item.
+    for (const multisplit_method method : kAllMethods) {
+      if (!method_takes(method, m)) continue;
+      SCOPED_TRACE(std::string(name(method)) + ", m " + std::to_string(m));
+      const auto offsets =
+          multisplit_keys(d_keys.data() + 1, d_out.data(), keys.size(), m, top_bits_bucket{}, ws, nullptr, method);
+      EXPECT_EQ(offsets, expected.offsets);
+      const auto got = d_out.to_host();
+      for (std::size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(got[i], keys[expected.order[i]]) << "output " << i;
+    }
   }
 }
 

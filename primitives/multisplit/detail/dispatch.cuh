@@ -36,26 +36,27 @@ struct tuning_sm90 {
     constexpr std::size_t bytes = sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0);
     return bytes <= 8 ? 8 : 6;
   }
-  /// The one-sweep method: tiles of 8 warps x onesweep_items() items. Bigger
-  /// tiles mean fewer look-back words (m per tile) and longer runs per bucket
-  /// in the scatter; 16 items fit 48 KB of static shared memory for 4-byte
-  /// keys only.
+  /// The one-sweep method: tiles of 8 warps x onesweep_items() items, held
+  /// twice in static shared memory (as read and in bucket order): the most
+  /// items per thread, of 16, 8 and 4, whose two copies fit 32 KB. Bigger tiles mean fewer look-back words (m per tile)
+  /// and longer runs per bucket in the scatter.
   template <class Key, class Value>
   static constexpr int onesweep_items() {
     constexpr std::size_t bytes = sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0);
-    return bytes <= 4 ? 16 : 8;
+    constexpr std::size_t two_tiles_of_16 = 2 * std::size_t{kWarps} * 32 * 16 * bytes;
+    return two_tiles_of_16 <= 32768 ? 16 : two_tiles_of_16 <= 65536 ? 8 : 4;
   }
   /// `automatic` takes the one-sweep method from this m up (and below 2^30
   /// items), the block method below it: THE place to set from the H100
-  /// measurements (multisplit_bench's block and onesweep rows). Measured on
-  /// an H100 (2^28 keys / 2^27 pairs, ms, onesweep vs block in the same
-  /// run): keys m = 2 2.12 vs 1.47, m = 32 2.69 vs 2.28; pairs m = 2 1.64
-  /// vs 0.95, m = 32 1.75 vs 1.38; at m = 256 (block from an earlier run)
-  /// keys 3.57 vs 3.60, pairs 2.43 vs 2.86. The one-sweep pass runs at
-  /// ~1 TB/s (ncu: 33% of DRAM peak, 37% of warps active) and loses below
-  /// m = 256, so `automatic` keeps the block method everywhere for now
-  /// (257: never); `onesweep` stays selectable. See bench/NOTES.md.
-  static constexpr std::uint32_t kOnesweepMinBuckets = kMultisplitBlockMaxBuckets + 1;
+  /// measurements (multisplit_bench's block and onesweep rows; bench/NOTES.md
+  /// multisplit steps 8-11). Session 11, 2^28 keys / 2^27 pairs, ms, onesweep
+  /// vs block in the same runs: keys m = 2 1.67 vs 1.47, m = 32 2.49 vs
+  /// 2.27, m = 256 3.40-3.67 vs 3.51; pairs m = 2 1.42 vs 0.95, m = 32 1.75
+  /// vs 1.39, m = 128 2.16-2.26 vs 2.15, m = 256 2.47-2.76 vs 2.85. Both
+  /// move the same 12 B/key; the block method's pre-scan/post-scan pair has
+  /// no look-back latency in a tile's path, and its m x tiles matrix only
+  /// weighs at large m (16 m B per 2,048-key tile: 2 B/key at m = 256).
+  static constexpr std::uint32_t kOnesweepMinBuckets = 256;
 };
 using tuning = tuning_sm90;
 
@@ -134,11 +135,7 @@ void onesweep_split(const Key* keys_in, const Value* values_in, Key* keys_out, V
   // look-back words.
   constexpr int kHistogramItems = tuning::block_items<Key, no_value>();
   const auto histogram = onesweep_histogram<kWarps, kHistogramItems, Key, BucketOf>;
-  static const unsigned per_sm = [&] {
-    int blocks = 0;
-    GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, histogram, kWarps * 32, 0));
-    return static_cast<unsigned>(std::max(blocks, 1));
-  }();
+  static const unsigned per_sm = resident_blocks_per_sm(histogram, kWarps * 32);
   const std::size_t histogram_tiles =
       (n + std::size_t{kWarps} * 32 * kHistogramItems - 1) / (std::size_t{kWarps} * 32 * kHistogramItems);
   const unsigned histogram_grid =

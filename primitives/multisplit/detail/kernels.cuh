@@ -242,8 +242,17 @@ __global__ void __launch_bounds__(Warps * 32)
   block_counts(warp_counts, ranker, m, [&](unsigned b, std::uint32_t sum) { histogram[b * units + blockIdx.x] = sum; });
 }
 
-/// Shared memory of a kernel that ranks a tile and writes it out by bucket
-/// (the block post-scan, the one-sweep pass).
+/// Where a ranked tile is laid out in bucket order before it is written:
+/// shared-memory arrays of one tile's size.
+template <class Key, class Value>
+struct tile_staging {
+  Key* keys;
+  Value* values;  ///< unused for keys only
+  std::uint8_t* buckets;
+};
+
+/// Shared memory of the block post-scan: the rank's counters, the buckets'
+/// output bases and the staged tile.
 template <int Warps, int Items, class Key, class Value>
 struct split_tile_storage {
   static constexpr int kTile = Warps * 32 * Items;
@@ -252,16 +261,30 @@ struct split_tile_storage {
   Key keys[kTile];                                ///< the tile in bucket order
   value_tile<Value, kTile> values;
   std::uint8_t buckets[kTile];
+
+  __device__ tile_staging<Key, Value> staging() { return {keys, values, buckets}; }
 };
 
-/// Writes a ranked tile (item r of this thread goes to tile place
-/// position[r]) to shared memory in bucket order, then to global memory:
-/// consecutive threads take consecutive places, which lie in one bucket's
-/// run, so the writes coalesce. place(i, b) is the output index of the
-/// tile's i-th item in bucket order, whose bucket is b. All threads of the
-/// block must call it, after rank() filled s.rank.
+/// Writes a tile staged in bucket order to global memory: consecutive
+/// threads take consecutive places, which lie in one bucket's run, so the
+/// writes coalesce. place(i, b) is the output index of the tile's i-th item
+/// in bucket order, whose bucket is b. After a barrier that ends the staging.
+template <int Threads, class Key, class Value, class Place>
+__device__ __forceinline__ void scatter_staged(tile_staging<Key, Value> staged, std::uint32_t total, Key* keys_out,
+                                               Value* values_out, Place place) {
+  for (std::uint32_t i = threadIdx.x; i < total; i += Threads) {
+    const std::uint32_t dst = place(i, staged.buckets[i]);
+    keys_out[dst] = staged.keys[i];
+    if constexpr (kHasValues<Value>) values_out[dst] = staged.values[i];
+  }
+}
+
+/// Stages a ranked tile held in registers (item r of this thread goes to
+/// tile place position[r]) and writes it out (scatter_staged). `total` is
+/// the tile's number of valid items. All threads of the block must call it,
+/// after rank().
 template <int Warps, int Items, class Key, class Value, class Place>
-__device__ __forceinline__ void stage_and_scatter(split_tile_storage<Warps, Items, Key, Value>& s, std::uint32_t m,
+__device__ __forceinline__ void stage_and_scatter(tile_staging<Key, Value> staged, std::uint32_t total,
                                                   const Key (&key)[Items], const value_tile<Value, Items>& value,
                                                   const std::uint32_t (&bucket)[Items], const bool (&valid)[Items],
                                                   const std::uint32_t (&position)[Items], Key* keys_out,
@@ -269,18 +292,13 @@ __device__ __forceinline__ void stage_and_scatter(split_tile_storage<Warps, Item
 #pragma unroll
   for (int r = 0; r < Items; ++r) {
     if (valid[r]) {
-      s.keys[position[r]] = key[r];
-      s.buckets[position[r]] = static_cast<std::uint8_t>(bucket[r]);
-      if constexpr (kHasValues<Value>) s.values[position[r]] = value[r];
+      staged.keys[position[r]] = key[r];
+      staged.buckets[position[r]] = static_cast<std::uint8_t>(bucket[r]);
+      if constexpr (kHasValues<Value>) staged.values[position[r]] = value[r];
     }
   }
   __syncthreads();
-  const std::uint32_t total = s.rank.bucket_start[m];
-  for (std::uint32_t i = threadIdx.x; i < total; i += Warps * 32) {
-    const std::uint32_t dst = place(i, s.buckets[i]);
-    keys_out[dst] = s.keys[i];
-    if constexpr (kHasValues<Value>) values_out[dst] = s.values[i];
-  }
+  scatter_staged<Warps * 32>(staged, total, keys_out, values_out, place);
 }
 
 /// The block method's post-scan. With `single_tile` set (n fits one tile,
@@ -320,10 +338,10 @@ __global__ void __launch_bounds__(Warps * 32)
   if (single_tile.offsets)
     for (unsigned b = threadIdx.x; b <= m; b += Warps * 32) single_tile.offsets[b] = s.rank.bucket_start[b];
   // One tile: its order is the output order.
-  stage_and_scatter(s, m, key, value, bucket, valid, position, keys_out, values_out,
-                    [&](std::uint32_t i, std::uint32_t b) {
-                      return single_tile.offsets ? i : s.base[b] + i - s.rank.bucket_start[b];
-                    });
+  stage_and_scatter<Warps, Items>(s.staging(), s.rank.bucket_start[m], key, value, bucket, valid, position, keys_out,
+                                  values_out, [&](std::uint32_t i, std::uint32_t b) {
+                                    return single_tile.offsets ? i : s.base[b] + i - s.rank.bucket_start[b];
+                                  });
 }
 
 /// offsets[b] = base of bucket b in unit 0; offsets[m] = the total.

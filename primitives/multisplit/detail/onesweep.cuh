@@ -17,10 +17,21 @@
 // look-back words: m x 4 B per tile, zeroed by the histogram pass,
 // published by the tile (aggregate, then inclusive, one L2 line each) and
 // read by the next tiles mostly from L2.
+//
+// A tile's path, and what each step is for (bench/NOTES.md multisplit
+// steps 9-11): its items arrive by cp.async into shared memory (all loads in
+// flight, no registers); a histogram of shared-memory atomics gives its
+// counts, published at once, so later tiles wait on its loads and not on its
+// rank; the stable rank (block_multisplit_tile); the look-back, by groups of
+// lanes that read up to 32 earlier tiles a step; the scatter from shared
+// memory in bucket order. A block holds one tile: persistent blocks that
+// claimed their next tile early serialized every tile behind the one-tile
+// delay (10x slower), since a claimed tile's counts come late.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
 #include <cuda/atomic>
+#include <cuda_pipeline_primitives.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +46,10 @@ inline constexpr std::uint32_t kAggregateFlag = 1u << 30;  ///< the tile's own c
 inline constexpr std::uint32_t kInclusiveFlag = 2u << 30;  ///< count of all tiles up to this one
 inline constexpr std::uint32_t kCountMask = kAggregateFlag - 1;
 inline constexpr std::size_t kOnesweepMaxItems = std::size_t{kCountMask};
+/// Resident blocks the one-sweep pass is compiled for: 4 (at most 64
+/// registers) ran 16 items a thread 1.2x faster than the 87 registers (2
+/// blocks) the compiler takes unbounded, on an H100 at m = 2..32.
+inline constexpr int kOnesweepMinBlocks = 4;
 
 /// Small counters the two passes share, zeroed by one memset per call.
 struct onesweep_counters {
@@ -91,57 +106,167 @@ __global__ void __launch_bounds__(Warps * 32)
   if (threadIdx.x == 0) offsets[m] = all;
 }
 
+/// Shared memory of the one-sweep pass: the tile as read (`in_*`, by
+/// cp.async) and in bucket order (`out_*`, for the coalesced writes), the
+/// rank's counters and the buckets' counts and bases.
+template <int Warps, int Items, class Key, class Value>
+struct onesweep_storage {
+  static constexpr int kTile = Warps * 32 * Items;
+  typename block_multisplit_tile<Warps, Items>::storage rank;
+  /// Per bucket the tile's count, then the output index of its tile place 0.
+  std::uint32_t base[kMultisplitTileMaxBuckets];
+  std::uint32_t tile;
+  alignas(16) Key in_keys[kTile];
+  alignas(16) value_tile<Value, kTile> in_values;
+  Key out_keys[kTile];
+  value_tile<Value, kTile> out_values;
+  std::uint8_t out_buckets[kTile];
+
+  __device__ tile_staging<Key, Value> staging() { return {out_keys, out_values, out_buckets}; }
+};
+
+/// Copies items [first, first + Tile) of `in` (those below n) into shared
+/// `to` by cp.async: all of a tile's loads are in flight at once and hold no
+/// registers; 16-byte chunks when the tile is whole and aligned, else one
+/// item per copy (items of 4, 8 or 16 bytes; other sizes go through
+/// registers). Finished by __pipeline_wait_prior and a barrier.
+template <int Threads, int Tile, class T>
+__device__ __forceinline__ void load_tile_async(const T* in, std::size_t n, std::size_t first, T* to) {
+  const std::size_t count = n - first < std::size_t{Tile} ? n - first : std::size_t{Tile};
+  if constexpr (Tile * sizeof(T) % 16 == 0) {
+    if (count == Tile && reinterpret_cast<std::uintptr_t>(in + first) % 16 == 0) {
+      constexpr int kChunks = static_cast<int>(Tile * sizeof(T) / 16);
+      const auto* from = reinterpret_cast<const char*>(in + first);
+      auto* into = reinterpret_cast<char*>(to);
+#pragma unroll 4
+      for (int c = threadIdx.x; c < kChunks; c += Threads) __pipeline_memcpy_async(into + 16 * c, from + 16 * c, 16);
+      return;
+    }
+  }
+  for (std::size_t i = threadIdx.x; i < count; i += Threads) {
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16)
+      __pipeline_memcpy_async(to + i, in + first + i, sizeof(T));
+    else to[i] = in[first + i];
+  }
+}
+
+/// Lanes that look back together for one bucket: the largest power of two,
+/// at most 32, with m groups in a block of Threads threads.
+template <int Threads>
+__device__ __forceinline__ unsigned look_back_group(std::uint32_t m) {
+  unsigned group = 32;
+  while (group > 1 && group * m > Threads) group >>= 1;
+  return group;
+}
+
+/// Bucket b's items in tiles 0 .. t - 1 (t >= 1), read from the tiles'
+/// published words by a group of `group` lanes (a power of two, aligned in
+/// the warp, all with the same b): each step reads `group` earlier tiles at
+/// once, one per lane, waits for each to be published, and stops at the
+/// nearest that holds an inclusive count. One lane walking alone would pay
+/// an L2 round trip per tile, and at tens of tiles per microsecond the walks
+/// then lengthen faster than they finish. Every lane of the warp calls, in
+/// step (`active` false where the lane has no bucket): warp intrinsics with
+/// a mask per group serialized the groups, 4x slower at m = 256.
+__device__ __forceinline__ std::uint32_t look_back(std::uint32_t* words, std::size_t t, std::uint32_t m,
+                                                   std::uint32_t b, unsigned group, bool active) {
+  const unsigned j = lane_id() & (group - 1), first_lane = lane_id() & ~(group - 1);
+  const unsigned group_bits = group == 32 ? kFullMask : (1u << group) - 1;
+  std::uint32_t before = 0;
+  bool done = !active;
+  // The step that reaches tile 0 (inclusive) ends every walk, so `newest`
+  // never passes below 0 in a step that reads.
+  for (std::size_t newest = t - 1; !__all_sync(kFullMask, done); newest -= group) {
+    std::uint32_t word = kInclusiveFlag;  // done, or before tile 0: an inclusive count of 0
+    if (!done && newest >= j) {
+      cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> word_of(words[(newest - j) * m + b]);
+      do {
+        word = word_of.load(cuda::std::memory_order_relaxed);
+      } while ((word & ~kCountMask) == 0);
+    }
+    const unsigned inclusive = (__ballot_sync(kFullMask, word & kInclusiveFlag) >> first_lane) & group_bits;
+    const unsigned last = inclusive ? __ffs(inclusive) - 1 : group - 1;  // the step's last tile counted
+    std::uint32_t count = j <= last ? word & kCountMask : 0;
+    for (unsigned d = 1; d < group; d <<= 1) count += __shfl_xor_sync(kFullMask, count, d);
+    if (!done) before += count;
+    done = done || inclusive != 0;
+  }
+  return before;
+}
+
 /// The one-sweep pass: one block per tile, tiles taken in launch order from
-/// counters->next_tile (a tile only waits on tiles whose blocks are running
-/// already, so look-back cannot deadlock). `offsets` holds the buckets'
-/// global starts from the histogram pass; lookback has m words per tile,
-/// zeroed.
+/// counters->next_tile (a tile only waits on tiles whose blocks run
+/// already, so look-back cannot deadlock). A tile publishes its counts
+/// before its stable rank, from a histogram of shared-memory atomics, so
+/// that the tiles after it wait on its loads only, not on its rank.
+/// `offsets` holds the buckets' global starts from the histogram pass;
+/// lookback has m words per tile, zeroed.
 template <int Warps, int Items, class Key, class Value, class BucketOf>
-__global__ void __launch_bounds__(Warps * 32)
+__global__ void __launch_bounds__(Warps * 32, kOnesweepMinBlocks)
     onesweep_scatter(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                      std::uint32_t m, BucketOf bucket_of, const std::uint32_t* offsets, onesweep_counters* counters,
                      std::uint32_t* lookback) {
-  __shared__ split_tile_storage<Warps, Items, Key, Value> s;
-  __shared__ std::uint32_t tile_index;
-
-  if (threadIdx.x == 0) tile_index = atomicAdd(&counters->next_tile, 1u);
+  using storage = onesweep_storage<Warps, Items, Key, Value>;
+  constexpr int kThreads = Warps * 32, kTile = storage::kTile;
+  __shared__ storage s;
+  if (threadIdx.x == 0) s.tile = atomicAdd(&counters->next_tile, 1u);
+  for (unsigned b = threadIdx.x; b < m; b += kThreads) s.base[b] = 0;
   __syncthreads();
-  const std::size_t t = tile_index;
+  const std::size_t t = s.tile;
+  load_tile_async<kThreads, kTile>(keys_in, n, t * kTile, s.in_keys);
+  if constexpr (kHasValues<Value>) load_tile_async<kThreads, kTile>(values_in, n, t * kTile, s.in_values);
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+
   const unsigned warp = threadIdx.x / 32;
-  const std::size_t first = (t * Warps + warp) * 32 * Items + lane_id();
-  Key key[Items];
-  value_tile<Value, Items> value;
   std::uint32_t bucket[Items], position[Items];
   bool valid[Items];
-  std::uint32_t bad = 0;  // counted by the histogram pass already
-  load_items(keys_in, n, first, m, bucket_of, key, bucket, valid, bad);
-  load_values<Items>(values_in, n, first, value);
-  block_multisplit_tile<Warps, Items>::rank(s.rank, bucket, valid, m, position);
-
-  // Thread b publishes and looks back for bucket b.
-  for (unsigned b = threadIdx.x; b < m; b += Warps * 32) {
-    const std::uint32_t count = s.rank.bucket_start[b + 1] - s.rank.bucket_start[b];
-    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> own(lookback[t * m + b]);
-    std::uint32_t before = 0;  // bucket b's items in tiles 0 .. t - 1
-    if (t != 0) {
-      own.store(kAggregateFlag | count, cuda::std::memory_order_relaxed);
-      for (std::size_t p = t - 1;; --p) {
-        cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> word_of(lookback[p * m + b]);
-        std::uint32_t word;
-        do {
-          word = word_of.load(cuda::std::memory_order_relaxed);
-        } while ((word & ~kCountMask) == 0);
-        before += word & kCountMask;
-        if (word & kInclusiveFlag) break;
-      }
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    const unsigned place = (warp * Items + r) * 32 + lane_id();  // block_multisplit_tile's order
+    const std::size_t i = t * kTile + place;
+    valid[r] = i < n;
+    bucket[r] = 0;
+    if (valid[r]) {
+      bucket[r] = bucket_of_item(bucket_of, s.in_keys[place], i);
+      valid[r] = bucket[r] < m;  // out-of-range ids: counted by the histogram pass
+      if (valid[r]) atomicAdd(&s.base[bucket[r]], 1u);
     }
-    own.store(kInclusiveFlag | (before + count), cuda::std::memory_order_relaxed);
-    // Output place of the tile's i-th item of bucket b = base[b] + i.
-    s.base[b] = offsets[b] + before - s.rank.bucket_start[b];
+  }
+  __syncthreads();
+  // Thread b publishes bucket b's count now; the look-back waits for the rank.
+  for (unsigned b = threadIdx.x; b < m; b += kThreads)
+    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(lookback[t * m + b])
+        .store((t == 0 ? kInclusiveFlag : kAggregateFlag) | s.base[b], cuda::std::memory_order_relaxed);
+  block_multisplit_tile<Warps, Items>::rank(s.rank, bucket, valid, m, position);
+  // Groups of lanes look back for a bucket each; their first lane publishes.
+  const unsigned group = look_back_group<kThreads>(m);
+  const std::uint32_t b = threadIdx.x / group;
+  if ((threadIdx.x & ~31u) / group < m) {  // warps with a bucket, whole
+    const std::uint32_t before = t == 0 ? 0 : look_back(lookback, t, m, b, group, b < m);
+    if (b < m && threadIdx.x % group == 0) {
+      const std::uint32_t count = s.rank.bucket_start[b + 1] - s.rank.bucket_start[b];
+      if (t != 0)
+        cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(lookback[t * m + b])
+            .store(kInclusiveFlag | (before + count), cuda::std::memory_order_relaxed);
+      s.base[b] = __ldg(&offsets[b]) + before - s.rank.bucket_start[b];
+    }
   }
 
-  stage_and_scatter(s, m, key, value, bucket, valid, position, keys_out, values_out,
-                    [&](std::uint32_t i, std::uint32_t b) { return s.base[b] + i; });
+  // To bucket order in shared memory, then out.
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    if (valid[r]) {
+      const unsigned place = (warp * Items + r) * 32 + lane_id();
+      s.out_keys[position[r]] = s.in_keys[place];
+      if constexpr (kHasValues<Value>) s.out_values[position[r]] = s.in_values[place];
+      s.out_buckets[position[r]] = static_cast<std::uint8_t>(bucket[r]);
+    }
+  }
+  __syncthreads();
+  scatter_staged<kThreads>(s.staging(), s.rank.bucket_start[m], keys_out, values_out,
+                           [&](std::uint32_t i, std::uint32_t b) { return s.base[b] + i; });
 }
 
 }  // namespace graphkit::multisplit_detail

@@ -15,7 +15,7 @@
 //   reads m look-back words per tile (12 m B per tile of 4,096 keys or
 //   2,048 pairs).
 //
-//   multisplit_bench [--log-keys 28] [--log-pairs 27] [--reps 10]
+//   multisplit_bench [--log-keys 28] [--log-pairs 27] [--reps 10] [--buckets 2 4 ... 256]
 #include <CLI/CLI.hpp>
 
 #include <thrust/device_ptr.h>
@@ -36,9 +36,11 @@ namespace {
 
 using namespace graphkit;
 
-struct uniform_bucket {  // keys are random, so their low bits are uniform (m is a power of two here)
+struct uniform_bucket {  // keys are random, so their low bits (or residues) are uniform
   std::uint32_t m;
-  __host__ __device__ std::uint32_t operator()(std::uint32_t key) const { return key & (m - 1); }
+  __host__ __device__ std::uint32_t operator()(std::uint32_t key) const {
+    return (m & (m - 1)) == 0 ? key & (m - 1) : key % m;
+  }
 };
 struct skewed_bucket {  // leading zeros of a random key: bucket b has probability 2^-(b+1)
   std::uint32_t m;
@@ -103,7 +105,11 @@ double bytes_moved(multisplit_method method, std::size_t n, std::uint32_t m) {
 int main(int argc, char** argv) {
   CLI::App app{"multisplit_bench: GPU multisplit against copy bandwidth, CUB radix sort and stable_partition"};
   int log_keys = 28, log_pairs = 27, reps = 10;
+  std::vector<std::uint32_t> bucket_counts{2, 4, 8, 16, 32, 64, 128, 256};
   app.add_option("--log-keys", log_keys)->capture_default_str();
+  app.add_option("--buckets", bucket_counts, "the m values to run, 1..256")
+      ->check(CLI::Range(1u, kMultisplitBlockMaxBuckets))
+      ->capture_default_str();
   app.add_option("--log-pairs", log_pairs)->capture_default_str();
   app.add_option("--reps", reps)->capture_default_str();
   CLI11_PARSE(app, argc, argv);
@@ -145,7 +151,7 @@ int main(int argc, char** argv) {
     };
     bool all_ok = true;
     for (const bool skewed : {false, true}) {
-      for (const std::uint32_t m : {2u, 4u, 8u, 16u, 32u, 64u, 128u, 256u}) {
+      for (const std::uint32_t m : bucket_counts) {
         const uniform_bucket ub{m};
         const skewed_bucket sb{m};
         const char* id_kind = skewed ? "skewed" : "uniform";

@@ -157,15 +157,18 @@ __global__ void __launch_bounds__(Warps * 32)
 // ---- block method (m <= 256): units are blocks ----------------------------
 
 /// Counts one tile of Warps * 32 * Items keys (the tile starting at
-/// tile_first) into this warp's counters: lane l's `ranker.running` holds
-/// bucket l when m <= 32, else `warp_counts` (this warp's shared row, m
-/// words) is added to. Counters are not reset, so a block can walk several
-/// tiles. Out-of-range ids are counted in `bad`. The histogram pass of the
-/// block method and of the one-sweep method both count with it.
+/// tile_first) into this warp's shared row of m counters, one shared-memory
+/// atomic per item: counting needs no order, and votes (m <= 32) or
+/// shared_rank's (m > 32) made the pass issue-bound (ncu, H100, m = 256:
+/// 1.27 ms at 28% of DRAM peak); atomics ran every m from 2 to 256 faster,
+/// by up to 1.25x at m = 32 (bench/NOTES.md multisplit step 13). Counters
+/// are not reset, so a block can walk several tiles. Out-of-range ids are
+/// counted in `bad`. The histogram pass of the block method and of the
+/// one-sweep method both count with it.
 template <int Warps, int Items, class Key, class BucketOf>
 __device__ __forceinline__ void count_tile(const Key* keys, std::size_t n, std::size_t tile_first, std::uint32_t m,
-                                           int bits, const BucketOf& bucket_of, bool vectorized, ballot_ranker& ranker,
-                                           std::uint32_t* warp_counts, std::uint32_t& bad) {
+                                           const BucketOf& bucket_of, bool vectorized, std::uint32_t* warp_counts,
+                                           std::uint32_t& bad) {
   const unsigned warp = threadIdx.x / 32;
   const std::size_t first = tile_first + warp * 32 * Items + lane_id();
   Key key[Items];
@@ -198,23 +201,25 @@ __device__ __forceinline__ void count_tile(const Key* keys, std::size_t n, std::
   } else {
     load_items(keys, n, first, m, bucket_of, key, bucket, valid, bad);
   }
-  if (m <= 32) {
 #pragma unroll
-    for (int r = 0; r < Items; ++r) ranker.count(bucket[r], valid[r], bits);
-  } else {
-#pragma unroll
-    for (int r = 0; r < Items; ++r) (void)shared_rank(warp_counts, bucket[r], valid[r], bits);
-  }
+  for (int r = 0; r < Items; ++r)
+    if (valid[r]) atomicAdd(&warp_counts[bucket[r]], 1u);
 }
 
-/// After count_tile: the warps' counts (registers for m <= 32, lane l
-/// holding bucket l; shared rows otherwise) are summed over the block, and
+/// Zeroes this warp's row of counters for count_tile.
+template <int Warps>
+__device__ __forceinline__ void zero_warp_counts(std::uint32_t (&warp_counts)[Warps][kMultisplitTileMaxBuckets],
+                                                 std::uint32_t m) {
+  for (unsigned b = lane_id(); b < m; b += 32) warp_counts[threadIdx.x / 32][b] = 0;
+  __syncwarp();
+}
+
+/// After count_tile: the warps' rows are summed over the block, and
 /// emit(b, sum) gets the block's count of each bucket b < m. All threads of
 /// the block must call it.
 template <int Warps, class Emit>
 __device__ __forceinline__ void block_counts(std::uint32_t (&warp_counts)[Warps][kMultisplitTileMaxBuckets],
-                                             const ballot_ranker& ranker, std::uint32_t m, Emit emit) {
-  if (m <= 32 && lane_id() < m) warp_counts[threadIdx.x / 32][lane_id()] = ranker.running;
+                                             std::uint32_t m, Emit emit) {
   __syncthreads();
   for (unsigned b = threadIdx.x; b < m; b += Warps * 32) {
     std::uint32_t sum = 0;
@@ -228,18 +233,12 @@ __global__ void __launch_bounds__(Warps * 32)
     block_prescan(const Key* keys, std::size_t n, std::uint32_t m, BucketOf bucket_of, std::uint32_t* histogram,
                   std::size_t units, bool vectorized, std::uint32_t* out_of_range) {
   __shared__ std::uint32_t warp_counts[Warps][kMultisplitTileMaxBuckets];
-  const unsigned warp = threadIdx.x / 32;
-  const int bits = m <= 1 ? 0 : 32 - __clz(m - 1);
-  if (m > 32) {
-    for (unsigned b = lane_id(); b < m; b += 32) warp_counts[warp][b] = 0;
-    __syncwarp();
-  }
-  ballot_ranker ranker;
+  zero_warp_counts(warp_counts, m);
   std::uint32_t bad = 0;
-  count_tile<Warps, Items>(keys, n, std::size_t{blockIdx.x} * Warps * 32 * Items, m, bits, bucket_of, vectorized,
-                           ranker, warp_counts[warp], bad);
+  count_tile<Warps, Items>(keys, n, std::size_t{blockIdx.x} * Warps * 32 * Items, m, bucket_of, vectorized,
+                           warp_counts[threadIdx.x / 32], bad);
   report_out_of_range(bad, out_of_range);
-  block_counts(warp_counts, ranker, m, [&](unsigned b, std::uint32_t sum) { histogram[b * units + blockIdx.x] = sum; });
+  block_counts(warp_counts, m, [&](unsigned b, std::uint32_t sum) { histogram[b * units + blockIdx.x] = sum; });
 }
 
 /// Where a ranked tile is laid out in bucket order before it is written:

@@ -80,16 +80,12 @@ __global__ void __launch_bounds__(Warps * 32)
        i += std::size_t{gridDim.x} * blockDim.x)
     lookback[i] = 0;
 
-  const unsigned warp = threadIdx.x / 32;
-  const int bits = m <= 1 ? 0 : 32 - __clz(m - 1);
-  for (unsigned b = lane_id(); b < kMultisplitTileMaxBuckets; b += 32) warp_counts[warp][b] = 0;
-  __syncwarp();
-  ballot_ranker ranker;
+  zero_warp_counts(warp_counts, m);
   std::uint32_t bad = 0;
   for (std::size_t tile_first = blockIdx.x * kTile; tile_first < n; tile_first += gridDim.x * kTile)
-    count_tile<Warps, Items>(keys, n, tile_first, m, bits, bucket_of, vectorized, ranker, warp_counts[warp], bad);
+    count_tile<Warps, Items>(keys, n, tile_first, m, bucket_of, vectorized, warp_counts[threadIdx.x / 32], bad);
   report_out_of_range(bad, out_of_range);
-  block_counts(warp_counts, ranker, m, [&](unsigned b, std::uint32_t sum) {
+  block_counts(warp_counts, m, [&](unsigned b, std::uint32_t sum) {
     if (sum != 0) atomicAdd(&counters->totals[b], sum);
   });
   // The last block sees every block's totals (classic threadfence reduction).

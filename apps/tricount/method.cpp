@@ -1,5 +1,5 @@
-// --method's names: the GPU counting methods (apps/tricount/tricount.hpp) to
-// text and back.
+// --method's and --walk's names: the GPU counting methods and walks
+// (apps/tricount/tricount.hpp) to text and back.
 #include <string>
 
 #include "apps/tricount/tricount.hpp"
@@ -19,6 +19,20 @@ const char* method_name(method m) {
     case method::merge: return "merge";
     case method::hash: return "hash";
     case method::bitmap: return "bitmap";
+  }
+  return "?";
+}
+
+walk parse_walk(const std::string& name) {
+  for (const walk w : {walk::out_lists, walk::shorter_side})
+    if (name == walk_name(w)) return w;
+  throw input_error("--walk '" + name + "': expected out-lists or shorter-side");
+}
+
+const char* walk_name(walk w) {
+  switch (w) {
+    case walk::out_lists: return "out-lists";
+    case walk::shorter_side: return "shorter-side";
   }
   return "?";
 }

@@ -55,6 +55,16 @@ enum class method {
 method parse_method(const std::string& name);
 const char* method_name(method m);
 
+/// Which of an oriented edge's two out-lists the GPU walks, probing the
+/// other's set (apps/tricount/gpu/orient.cuh). Both find every triangle once.
+enum class walk {
+  out_lists,     ///< u walks v's list for each u -> v: sum of d+(v) paths
+  shorter_side,  ///< the shorter of the two lists (pulled by v where u's is): sum of min(d+(u), d+(v))
+};
+/// "out-lists" or "shorter-side"; throws input_error otherwise.
+walk parse_walk(const std::string& name);
+const char* walk_name(walk w);
+
 /// Light vertices are counted by a warp each, heavy ones (out-degree above
 /// 256, or more than 2^14 two-hop paths) by a block each.
 enum class vertex_class { light, heavy };
@@ -75,9 +85,10 @@ struct gpu_stats {
 std::uint64_t wedges(const device_csr& g);
 
 /// Exact triangle counting on the GPU. Construction uploads the (symmetric,
-/// simple) graph; run() orients it, classifies vertices and counts. Every
-/// run's device work goes on the stream given at construction (the legacy
-/// default stream unless given); run() waits for it to read the count.
+/// simple) graph; run() orients it, sets up the walk, classifies vertices and
+/// counts. Every run's device work goes on the stream given at construction
+/// (the legacy default stream unless given); run() waits for it to read the
+/// count.
 class gpu_counter {
  public:
   /// Uploads `g`.
@@ -89,7 +100,7 @@ class gpu_counter {
   gpu_counter(const gpu_counter&) = delete;
   gpu_counter& operator=(const gpu_counter&) = delete;
 
-  result run(method m, bool per_vertex, gpu_stats& stats);
+  result run(method m, bool per_vertex, gpu_stats& stats, walk w = walk::shorter_side);
 
  private:
   struct state;

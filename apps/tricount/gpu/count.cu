@@ -1,7 +1,7 @@
-// GPU triangle counting driver: preprocessing (orientation, work classes,
-// multisplit into light and heavy vertices) and the two counting kernels,
-// each with the membership set the method asks for. See orient.cuh and
-// intersect.cuh for the algorithm.
+// GPU triangle counting driver: preprocessing (orientation, the walk's pull
+// lists, work classes, multisplit into light and heavy vertices, the heavy
+// ones longest first) and the two counting kernels, each with the membership
+// set the method asks for. See orient.cuh and intersect.cuh for the algorithm.
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -51,6 +51,8 @@ struct gpu_counter::state {
         num_undirected_edges(graph.num_edges() / 2),
         out_degree(std::size_t{graph.num_vertices} + 1),
         out_targets(std::max<std::size_t>(num_undirected_edges, 1)),
+        pulled(out_targets.size()),
+        pulled_count(std::max<std::size_t>(graph.num_vertices, 1)),
         class_of(std::max<std::size_t>(graph.num_vertices, 1)),
         ids(std::max<std::size_t>(graph.num_vertices, 1)),
         ordered(std::max<std::size_t>(graph.num_vertices, 1)),
@@ -62,6 +64,11 @@ struct gpu_counter::state {
   std::size_t num_undirected_edges;
   device_buffer<edge_t> out_degree;  ///< then the oriented offsets (n + 1)
   device_buffer<vertex_t> out_targets;
+  /// shorter_side's pull lists: at most the in-edges, m. Made with the rest
+  /// (the default walk needs them), so that no run times their allocation.
+  device_buffer<vertex_t> pulled;
+  device_buffer<std::uint32_t> pulled_count;  ///< per vertex
+  detail::pull_lists pull{};                  ///< the walk the last preprocess() set up
   device_buffer<std::uint32_t> class_of;
   device_buffer<vertex_t> ids, ordered;        ///< 0..n-1, and the same split by class
   device_buffer<unsigned long long> counters;  ///< [0] triangles, [1] heavy-vertex cursor (low 32 bits)
@@ -77,8 +84,19 @@ struct gpu_counter::state {
     return {graph.num_vertices, out_degree.data(), out_targets.data()};
   }
 
-  /// Orients, classifies and splits the vertices; returns the class offsets.
-  std::vector<std::uint32_t> preprocess() {
+  /// The pull lists for walk `w` (no targets for out_lists).
+  detail::pull_lists pull_lists_for(walk w) {
+    detail::pull_lists p{graph.offsets.data(), out_degree.data(), nullptr, nullptr};
+    if (w == walk::shorter_side) {
+      p.targets = pulled.data();
+      p.count = pulled_count.data();
+    }
+    return p;
+  }
+
+  /// Orients, sets up walk `w`, classifies and splits the vertices; returns
+  /// the class offsets.
+  std::vector<std::uint32_t> preprocess(walk w) {
     nvtx_range range("preprocess");
     const vertex_t n = graph.num_vertices;
     const unsigned warps_grid = blocks_for(std::size_t{n} * 32, 256);
@@ -93,10 +111,11 @@ struct gpu_counter::state {
     if (scan_temp.size() < temp_bytes) scan_temp = device_buffer<unsigned char>(temp_bytes);
     GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(scan_temp.data(), temp_bytes, out_degree.data(), out_degree.data(),
                                                     std::size_t{n} + 1, stream));
+    pull = pull_lists_for(w);
     if (n == 0) return std::vector<std::uint32_t>(detail::kWorkClasses + 1, 0);
-    detail::fill_out_edges_kernel<<<warps_grid, 256, 0, stream>>>(graph.view(), out_degree.data(), out_targets.data());
+    detail::fill_out_edges_kernel<<<warps_grid, 256, 0, stream>>>(graph.view(), pull, out_targets.data());
     GRAPHKIT_CHECK_LAUNCH();
-    detail::classify_work_kernel<<<warps_grid, 256, 0, stream>>>(oriented(), class_of.data());
+    detail::classify_work_kernel<<<warps_grid, 256, 0, stream>>>(oriented(), pull, class_of.data());
     GRAPHKIT_CHECK_LAUNCH();
     detail::iota_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(ids.data(), n);
     GRAPHKIT_CHECK_LAUNCH();
@@ -137,8 +156,8 @@ struct gpu_counter::state {
     }
     auto* cursor = reinterpret_cast<std::uint32_t*>(counters.data() + 1);
     GRAPHKIT_CUDA_TRY(cudaMemsetAsync(cursor, 0, sizeof(std::uint32_t), stream));
-    detail::count_heavy_kernel<Kind><<<grid, detail::kCountThreads, 0, stream>>>(oriented(), vertices, count, sink,
-                                                                                 scratch, cursor, counters.data());
+    detail::count_heavy_kernel<Kind><<<grid, detail::kCountThreads, 0, stream>>>(
+        oriented(), pull, vertices, count, sink, scratch, cursor, counters.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
 
@@ -156,10 +175,10 @@ struct gpu_counter::state {
     const unsigned grid = blocks_for(count, detail::kCountWarps);
     if (m == method::merge)
       detail::count_light_kernel<detail::set_kind::sorted_list>
-          <<<grid, detail::kCountThreads, 0, stream>>>(oriented(), vertices, count, sink, counters.data());
+          <<<grid, detail::kCountThreads, 0, stream>>>(oriented(), pull, vertices, count, sink, counters.data());
     else
       detail::count_light_kernel<detail::set_kind::hash>
-          <<<grid, detail::kCountThreads, 0, stream>>>(oriented(), vertices, count, sink, counters.data());
+          <<<grid, detail::kCountThreads, 0, stream>>>(oriented(), pull, vertices, count, sink, counters.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
 };
@@ -171,7 +190,7 @@ gpu_counter::gpu_counter(device_csr&& g, cudaStream_t stream) {
 }
 gpu_counter::~gpu_counter() = default;
 
-result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
+result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats, walk w) {
   state& st = *state_;
   stats = {};
   const vertex_t n = st.graph.num_vertices;
@@ -180,7 +199,7 @@ result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
 
   cuda_event start, preprocessed, light_done, done;
   start.record(st.stream);
-  const std::vector<std::uint32_t> classes = st.preprocess();
+  const std::vector<std::uint32_t> classes = st.preprocess(w);
   preprocessed.record(st.stream);
 
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(st.counters.data(), 0, sizeof(unsigned long long), st.stream));
@@ -193,7 +212,7 @@ result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
   {
     nvtx_range range("count");
     stats.light = classes[detail::kLight + 1] - classes[detail::kLight];
-    stats.heavy = classes[detail::kHeavy + 1] - classes[detail::kHeavy];
+    stats.heavy = classes[detail::kWorkClasses] - classes[detail::kHeavy];  // every heavy class, longest first
     st.count_light(stats.light_method, st.ordered.data() + classes[detail::kLight], stats.light, sink);
     light_done.record(st.stream);
     st.count_with(stats.heavy_method, st.ordered.data() + classes[detail::kHeavy], stats.heavy, sink);

@@ -1,14 +1,18 @@
 // GPU triangle counting on the issue's graphs (R-MAT 20/21/22/24, uniform
 // 21/22, the shipped real graphs): every method forced and auto, each under
-// both walks (out-lists, then shorter-side, in adjacent rows with the count
-// time's ratio), with the light (warp) and heavy (block) kernels timed apart
-// so the auto rule can be read off the table. Times are CUDA-event medians
+// both walks and --walk auto (out-lists, shorter-side, then auto, in adjacent
+// rows with the count time's ratio to out-lists; the auto row names the walk
+// it took and the floor under shorter-side's saving that chose it, in paths
+// per edge), with the light (warp) and heavy (block) kernels timed apart so
+// the auto rules can be read off the table. Times are CUDA-event medians
 // after a warm-up, as the tricount app takes them
-// (apps/common/trial_loop.hpp). Each count is checked in the run: against the multithreaded CPU merge count up
-// to scale 22, against the published count for shipped graphs, and every
-// method and walk against every other. The ceiling column: the walk's
-// two-hop paths checked per second against the random 8-byte gather rate of
-// this run (a membership probe is at best one random read).
+// (apps/common/trial_loop.hpp). Each count is checked in the run: against
+// the multithreaded CPU merge count up to scale 22, against the published
+// count for shipped graphs, and every method and walk against every other;
+// auto's walk against the one tricount::auto_walk picks from the host's sums.
+// The ceiling column: the walk's two-hop paths checked per second against
+// the random 8-byte gather rate of this run (a membership probe is at best
+// one random read).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -27,8 +31,8 @@ namespace {
 
 using namespace graphkit;
 
-/// The two-hop paths walk `w` takes (apps/tricount/gpu/orient.cuh): the
-/// probes every method makes.
+/// The two-hop paths walk `w` (not auto) takes (apps/tricount/gpu/orient.cuh):
+/// the probes every method makes.
 std::uint64_t walked_paths(const csr_graph& g, tricount::walk w) {
   auto ranks_below = [](std::uint64_t degree_a, vertex_t a, std::uint64_t degree_b, vertex_t b) {
     return degree_a < degree_b || (degree_a == degree_b && a < b);
@@ -75,13 +79,13 @@ int main(int argc, char** argv) {
   CLI::App app{"tricount_bench: GPU triangle counting, every method, with peers and checks"};
   std::vector<std::string> graphs{"rmat:20", "rmat:21", "uniform:21", "rmat:22", "uniform:22", "rmat:24"};
   std::vector<std::string> shipped{"facebook_combined.txt", "CA-GrQc.txt", "bcsstk13.mtx"};
-  std::vector<std::string> walk_names{"out-lists", "shorter-side"};
+  std::vector<std::string> walk_names{"out-lists", "shorter-side", "auto"};
   int trials = 5;
   int cpu_check_max_scale = 22;
   std::uint64_t seed = 1;
   app.add_option("--graphs", graphs, "Generator specs")->capture_default_str();
-  app.add_option("--walks", walk_names, "Walks to time, in this order (out-lists, shorter-side)")
-      ->check(CLI::IsMember({"out-lists", "shorter-side"}))
+  app.add_option("--walks", walk_names, "Walks to time, in this order (out-lists, shorter-side, auto)")
+      ->check(CLI::IsMember({"out-lists", "shorter-side", "auto"}))
       ->capture_default_str();
   app.add_option("--trials", trials)->capture_default_str();
   app.add_option("--seed", seed)->capture_default_str();
@@ -114,8 +118,11 @@ int main(int argc, char** argv) {
       } else if (std::stoi(spec.substr(spec.find(':') + 1)) <= cpu_check_max_scale) {
         expected = tricount::count_by_merge(g, false).triangles, have_expected = true;
       }
+      // What auto should take here, from the host's sums (the GPU's must agree).
+      const tricount::walk predicted = tricount::auto_walk(tricount::walk_statistics_of(g));
       std::vector<std::uint64_t> paths;
-      for (const tricount::walk w : walks) paths.push_back(walked_paths(g, w));
+      for (const tricount::walk w : walks)
+        paths.push_back(walked_paths(g, w == tricount::walk::automatic ? predicted : w));
       tricount::gpu_counter counter(g);
       std::uint64_t agreed = 0;
       bool first = true;
@@ -126,10 +133,19 @@ int main(int argc, char** argv) {
           const timing t = measure(counter, m, walks[k], trials);
           bool ok = first || t.triangles == agreed;
           if (have_expected) ok = ok && t.triangles == expected;
+          if (walks[k] == tricount::walk::automatic) ok = ok && t.stats.walked == predicted;
           agreed = t.triangles, first = false;
           const double count_ms = t.light_ms + t.heavy_ms;
-          std::string versus = "-", gap = "-", gunrock = "-";
+          std::string versus = "-", gap = "-", gunrock = "-", walk_text = tricount::walk_name(walks[k]);
           char buf[64];
+          if (walks[k] == tricount::walk::automatic) {
+            const tricount::walk_statistics& ws = t.stats.walk_stats;
+            const double saved_floor =
+                (static_cast<double>(ws.out_lists_paths) - static_cast<double>(ws.out_degree_squares)) /
+                static_cast<double>(std::max<std::uint64_t>(ws.oriented_edges, 1));
+            std::snprintf(buf, sizeof buf, " (%s, %+.1f)", tricount::walk_name(t.stats.walked), saved_floor);
+            walk_text += buf;
+          }
           if (walks[k] == tricount::walk::out_lists) {
             out_lists_count_ms = count_ms;
           } else if (out_lists_count_ms > 0) {
@@ -150,11 +166,11 @@ int main(int argc, char** argv) {
               "%s | %s | %lu | %s |\n",
               spec.c_str(), g.num_vertices, undirected, tricount::method_name(m),
               tricount::method_name(t.stats.light_method), tricount::method_name(t.stats.heavy_method),
-              tricount::walk_name(walks[k]), static_cast<unsigned long>(paths[k]),
-              static_cast<unsigned long>(t.stats.light), static_cast<unsigned long>(t.stats.heavy), t.preprocess_ms,
-              t.light_ms, t.heavy_ms, t.total_ms, versus.c_str(), undirected / (t.total_ms * 1e-3) / 1e6,
-              100.0 * paths[k] / (count_ms * 1e-3) / ceiling, gap.c_str(), gunrock.c_str(),
-              static_cast<unsigned long>(t.triangles), ok ? (have_expected ? "PASS" : "PASS (methods agree)") : "FAIL");
+              walk_text.c_str(), static_cast<unsigned long>(paths[k]), static_cast<unsigned long>(t.stats.light),
+              static_cast<unsigned long>(t.stats.heavy), t.preprocess_ms, t.light_ms, t.heavy_ms, t.total_ms,
+              versus.c_str(), undirected / (t.total_ms * 1e-3) / 1e6, 100.0 * paths[k] / (count_ms * 1e-3) / ceiling,
+              gap.c_str(), gunrock.c_str(), static_cast<unsigned long>(t.triangles),
+              ok ? (have_expected ? "PASS" : "PASS (methods agree)") : "FAIL");
           std::fflush(stdout);
         }
       }

@@ -24,8 +24,8 @@ int run(apps::common_options& o, bool per_vertex, const std::string& method_text
   apps::resolve_device(o, apps::device_support::cpu_and_gpu);
   const bool on_gpu = o.device == "gpu";
   const method chosen = parse_method(method_text);
-  // An empty --walk is the default, shorter-side.
-  const walk walked = walk_text.empty() ? walk::shorter_side : parse_walk(walk_text);
+  // An empty --walk is the default, auto.
+  const walk walked = walk_text.empty() ? walk::automatic : parse_walk(walk_text);
   if (!on_gpu && !walk_text.empty()) throw input_error("--walk applies to --device gpu only");
   if (!on_gpu && chosen != method::automatic) throw input_error("--method applies to --device gpu only");
   apps::report r("tricount");
@@ -70,7 +70,12 @@ int run(apps::common_options& o, bool per_vertex, const std::string& method_text
   });
   if (on_gpu) {
     r.set("device", std::string("gpu (oriented, ") + method_name(chosen) + ")");
-    r.set("walk", std::string(walk_name(walked)));
+    // The walk that ran, and what chose it: auto's rule reads the two sums
+    // (apps/tricount/method.cpp), reported under every walk.
+    r.set("walk", std::string(walk_name(stats.walked)));
+    r.set("walk chosen by", std::string(walked == walk::automatic ? "auto" : "--walk"));
+    r.set("out-lists paths", stats.walk_stats.out_lists_paths);
+    r.set("sum of squared out-degrees", stats.walk_stats.out_degree_squares);
     r.set("method (light / heavy vertices)",
           std::string(method_name(stats.light_method)) + " / " + method_name(stats.heavy_method));
     r.set("light / heavy vertices", std::to_string(stats.light) + " / " + std::to_string(stats.heavy));
@@ -103,9 +108,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "merge", "hash", "bitmap"}))
       ->capture_default_str();
   app.add_option("--walk", walk_text,
-                 "GPU walk: shorter-side (each edge's shorter out-list, the default) or out-lists (see "
-                 "docs/design.md)")
-      ->check(CLI::IsMember({"shorter-side", "out-lists"}));
+                 "GPU walk: auto (the default: shorter-side on skewed graphs, out-lists on near-regular ones), "
+                 "shorter-side (each edge's shorter out-list) or out-lists (see docs/design.md)")
+      ->check(CLI::IsMember({"auto", "shorter-side", "out-lists"}));
   auto* pv = app.add_flag("--per-vertex", per_vertex, "Also count the triangles through each vertex");
   app.add_option("--output", o.output, "Write 'vertex triangles' lines (original ids); needs --per-vertex")->needs(pv);
   if (auto code = apps::parse_command_line(app, argc, argv)) return *code;

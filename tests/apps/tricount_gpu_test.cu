@@ -1,9 +1,10 @@
-// GPU triangle counting, every method under both walks, against Boost and
-// the published counts: complete graphs, stars and paths, empty and one-edge
-// graphs, wheels and hub cliques (where the shorter-side walk pulls, in the
-// warp and the block kernels, across equal out-degrees), generated R-MAT
-// (skewed, with heavy vertices), uniform and grid graphs, hubs beyond shared
-// memory, and every shipped dataset. Per-vertex counts against Boost's.
+// GPU triangle counting, every method under both walks and auto's, against
+// Boost and the published counts: complete graphs, stars and paths, empty and
+// one-edge graphs, wheels and hub cliques (where the shorter-side walk pulls,
+// in the warp and the block kernels, across equal out-degrees), generated
+// R-MAT (skewed, with heavy vertices), uniform and grid graphs, hubs beyond
+// shared memory, and every shipped dataset. Per-vertex counts against
+// Boost's. --walk auto's choice on R-MAT, uniform and grid graphs.
 #include <gtest/gtest.h>
 
 #include "apps/tricount/tricount.hpp"
@@ -18,7 +19,7 @@ namespace graphkit::tricount {
 namespace {
 
 constexpr method kMethods[] = {method::automatic, method::merge, method::hash, method::bitmap};
-constexpr walk kWalks[] = {walk::out_lists, walk::shorter_side};
+constexpr walk kWalks[] = {walk::automatic, walk::out_lists, walk::shorter_side};
 
 /// Calls check(m, w) for every method and walk, each traced.
 template <class Check>
@@ -178,6 +179,43 @@ TEST(TricountGpu, HubsBeyondSharedMemory) {
   }
 }
 
+struct auto_case {
+  const char* spec;
+  walk expected;
+};
+
+TEST(TricountGpu, AutoWalkTakesShorterSideOnRmatAndOutListsOnRegularGraphs) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  // (P - S) / m, apps/tricount/method.cpp's floor: rmat:16 +30, uniform -8.5,
+  // grids ~0, against a threshold of 8.
+  for (const auto_case c : {auto_case{"rmat:16", walk::shorter_side}, auto_case{"uniform:14", walk::out_lists},
+                            auto_case{"grid:64x64", walk::out_lists}}) {
+    SCOPED_TRACE(c.spec);
+    const csr_graph g = simple_undirected(generate(c.spec, seed));
+    const walk_statistics host = walk_statistics_of(g);
+    ASSERT_EQ(auto_walk(host), c.expected);
+    const std::uint64_t triangles = count_by_merge(g, false).triangles;
+    gpu_counter counter(g);
+    gpu_stats chosen;
+    counter.run(method::merge, false, chosen, c.expected);
+    for_each_method_and_walk([&](method m, walk w) {
+      gpu_stats stats;
+      EXPECT_EQ(counter.run(m, false, stats, w).triangles, triangles);
+      EXPECT_EQ(stats.walked, w == walk::automatic ? c.expected : w);
+      // The GPU's sums are the host's, whichever walk ran.
+      EXPECT_EQ(stats.walk_stats.out_lists_paths, host.out_lists_paths);
+      EXPECT_EQ(stats.walk_stats.out_degree_squares, host.out_degree_squares);
+      EXPECT_EQ(stats.walk_stats.oriented_edges, host.oriented_edges);
+      if (w == walk::automatic) {  // the chosen walk's classes, nothing else
+        EXPECT_EQ(stats.light, chosen.light);
+        EXPECT_EQ(stats.heavy, chosen.heavy);
+      }
+    });
+  }
+}
+
 struct published {
   const char* file;
   std::uint64_t triangles;
@@ -207,7 +245,7 @@ TEST(TricountMethod, ParsesTheFourNames) {
   EXPECT_THROW(parse_method("fastest"), input_error);
 }
 
-TEST(TricountWalk, ParsesBothNames) {
+TEST(TricountWalk, ParsesTheThreeNames) {
   for (const walk w : kWalks) EXPECT_EQ(parse_walk(walk_name(w)), w);
   EXPECT_THROW(parse_walk("longest"), input_error);
 }

@@ -20,7 +20,10 @@
 //                 the same as out_lists on uniform graphs.
 // Under shorter_side a vertex walks part of its own out-list (those below
 // it) and its pull list: in-neighbours y -> x below it, written at
-// orientation time in the slots of x's in-edges.
+// orientation time in the slots of x's in-edges. --walk auto picks one per
+// graph (auto_walk, apps/tricount/method.cpp) from two sums that the first
+// pass adds up beside the out-degrees, before anything of shorter_side is
+// built: under out_lists no pull list is written and no heavy class split.
 #pragma once
 
 #include <cstdint>
@@ -94,21 +97,41 @@ struct pull_lists {
   }
 };
 
-/// out_degree[u] = number of u's neighbours that rank above u. A warp per
-/// vertex, so hubs with many neighbours do not stall a thread.
-static __global__ void count_out_edges_kernel(device_csr_view g, edge_t* out_degree) {
+/// --walk auto's two sums (walk_statistics: out-lists paths, squared
+/// out-degrees) are added per block in shared memory, then by one atomic each
+/// into slot pair blockIdx % kWalkStatSlots, so that no global address takes
+/// more than 1/64 of the blocks' atomics; the host adds the pairs up.
+inline constexpr unsigned kWalkStatSlots = 64;
+
+/// out_degree[u] = number of u's neighbours that rank above u, and u's terms
+/// of --walk auto's sums into walk_stats (2 * kWalkStatSlots, zeroed). A warp
+/// per vertex, so hubs with many neighbours do not stall a thread.
+static __global__ void count_out_edges_kernel(device_csr_view g, edge_t* out_degree, unsigned long long* walk_stats) {
+  __shared__ unsigned long long block_sums[2];
+  if (threadIdx.x < 2) block_sums[threadIdx.x] = 0;
+  __syncthreads();
   const std::size_t warp = (std::size_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x & 31;
-  if (warp >= g.num_vertices) return;
-  const auto u = static_cast<vertex_t>(warp);
-  const edge_t begin = g.offsets[u], end = g.offsets[u + 1];
-  edge_t count = 0;
-  for (edge_t e = begin + lane; e < end; e += 32) {
-    const vertex_t v = g.targets[e];
-    count += ranks_below(end - begin, u, g.offsets[v + 1] - g.offsets[v], v);
+  if (warp < g.num_vertices) {
+    const auto u = static_cast<vertex_t>(warp);
+    const edge_t begin = g.offsets[u], end = g.offsets[u + 1];
+    edge_t count = 0;
+    for (edge_t e = begin + lane; e < end; e += 32) {
+      const vertex_t v = g.targets[e];
+      count += ranks_below(end - begin, u, g.offsets[v + 1] - g.offsets[v], v);
+    }
+    for (int o = 16; o > 0; o /= 2) count += __shfl_down_sync(0xffffffffu, count, o);
+    if (lane == 0) {
+      out_degree[u] = count;
+      // u's in-edges each walk its list under out_lists; its out-edges cost
+      // shorter_side at most d+(u) each.
+      atomicAdd(&block_sums[0], static_cast<unsigned long long>((end - begin - count) * count));
+      atomicAdd(&block_sums[1], static_cast<unsigned long long>(count * count));
+    }
   }
-  for (int o = 16; o > 0; o /= 2) count += __shfl_down_sync(0xffffffffu, count, o);
-  if (lane == 0) out_degree[u] = count;
+  __syncthreads();
+  if (threadIdx.x < 2 && block_sums[threadIdx.x] != 0)
+    atomicAdd(walk_stats + (blockIdx.x % kWalkStatSlots) * 2 + threadIdx.x, block_sums[threadIdx.x]);
 }
 
 /// Appends the lanes whose `keep` is set to list[next...], in lane order
@@ -129,10 +152,12 @@ static __global__ void fill_out_edges_kernel(device_csr_view g, pull_lists pull,
   const auto u = static_cast<vertex_t>(warp);
   const edge_t begin = g.offsets[u], end = g.offsets[u + 1];
   const edge_t* out_offsets = pull.out_offsets;
-  const auto u_out_degree = static_cast<std::uint32_t>(out_offsets[u + 1] - out_offsets[u]);
   // Pulled lists are shorter than u's and of 2 or more: below 2, u pulls none
   // (and skips its in-neighbours' out-degrees; half of R-MAT's vertices).
-  const bool may_pull = pull.targets != nullptr && u_out_degree >= 2;
+  // Under out_lists nothing here reads an out-degree.
+  const auto u_out_degree =
+      pull.targets != nullptr ? static_cast<std::uint32_t>(out_offsets[u + 1] - out_offsets[u]) : 0u;
+  const bool may_pull = u_out_degree >= 2;
   const edge_t pull_begin = pull.in_begin(u);
   edge_t next_out = out_offsets[u], next_pulled = pull_begin;
   for (edge_t base = begin; base < end; base += 32) {
@@ -159,11 +184,13 @@ static __global__ void fill_out_edges_kernel(device_csr_view g, pull_lists pull,
 /// longest and ends on short ones. Under shorter_side, rmat:21 has 28K heavy
 /// vertices, the longest with 1.6M paths against ~4.3M per block in all; a
 /// CPU model of the schedule put the last block 27% past the mean in id
-/// order, and within 1% longest first.
+/// order, and within 1% longest first. Under out_lists the heavy vertices
+/// stay one class, in id order (kOutListsClasses): the split measured no
+/// gain there (rmat:21 heavy 44.7 ms in id order, 45.3 split).
 enum work_class : std::uint32_t { kNoWork = 0, kLight = 1, kHeavy = 2 };
 /// Path counts of 2^31 and more share the first heavy class, those below 2^9 the last.
 inline constexpr int kTopPathBits = 32, kHeavyClasses = 24;
-inline constexpr std::uint32_t kWorkClasses = kHeavy + kHeavyClasses;
+inline constexpr std::uint32_t kWorkClasses = kHeavy + kHeavyClasses, kOutListsClasses = kHeavy + 1;
 
 /// Largest out-degree a warp takes: its hash set (2 slots per element) fits
 /// the warp's shared-memory slice. Larger ones are heavy.
@@ -171,15 +198,18 @@ inline constexpr std::uint32_t kWarpMaxOutDegree = 256;
 /// Two-hop paths above which a vertex is heavy even with a small out-degree.
 inline constexpr std::uint64_t kWarpMaxWedges = 1u << 14;
 
-__device__ inline std::uint32_t work_class_of(std::uint32_t out_degree, std::uint64_t paths) {
+/// `longest_first`: split the heavy vertices by their paths' bit length.
+__device__ inline std::uint32_t work_class_of(std::uint32_t out_degree, std::uint64_t paths, bool longest_first) {
   if (out_degree < 2 || paths == 0) return kNoWork;
   if (out_degree <= kWarpMaxOutDegree && paths <= kWarpMaxWedges) return kLight;
+  if (!longest_first) return kHeavy;
   const int bits = 64 - __clzll(static_cast<long long>(paths));
   return kHeavy + static_cast<std::uint32_t>(min(max(kTopPathBits - bits, 0), kHeavyClasses - 1));
 }
 
 /// class_of[u] for each vertex, from its out-degree and the two-hop paths its
 /// walk takes (the out-degrees of the lists it walks). A warp per vertex.
+/// Heavy vertices are split longest first under shorter_side only.
 static __global__ void classify_work_kernel(oriented_view g, pull_lists pull, std::uint32_t* class_of) {
   const std::size_t warp = (std::size_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x & 31;
@@ -193,7 +223,7 @@ static __global__ void classify_work_kernel(oriented_view g, pull_lists pull, st
     if (list.walks(v, v_degree)) paths += v_degree;
   }
   for (int o = 16; o > 0; o /= 2) paths += __shfl_down_sync(0xffffffffu, paths, o);
-  if (lane == 0) class_of[u] = work_class_of(list.out_size, paths);
+  if (lane == 0) class_of[u] = work_class_of(list.out_size, paths, list.shorter_side);
 }
 
 static __global__ void iota_kernel(vertex_t* out, vertex_t n) {

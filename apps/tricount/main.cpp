@@ -20,10 +20,13 @@ void write_per_vertex(const csr_graph& g, const result& r, const std::string& pa
   if (!out) throw make_input_error(path, 0, "write failed");
 }
 
-int run(apps::common_options& o, bool per_vertex, const std::string& method_text) {
+int run(apps::common_options& o, bool per_vertex, const std::string& method_text, const std::string& walk_text) {
   apps::resolve_device(o, apps::device_support::cpu_and_gpu);
   const bool on_gpu = o.device == "gpu";
   const method chosen = parse_method(method_text);
+  // An empty --walk is the default, auto.
+  const walk walked = walk_text.empty() ? walk::automatic : parse_walk(walk_text);
+  if (!on_gpu && !walk_text.empty()) throw input_error("--walk applies to --device gpu only");
   if (!on_gpu && chosen != method::automatic) throw input_error("--method applies to --device gpu only");
   apps::report r("tricount");
   apps::input_info info;
@@ -47,7 +50,7 @@ int run(apps::common_options& o, bool per_vertex, const std::string& method_text
       counter = std::make_unique<gpu_counter>(std::move(built.device));  // already on the device
     }
     times = apps::run_trials(r, o, {{"preprocess", "count"}, true}, [&] {
-      res = counter->run(chosen, per_vertex, stats);
+      res = counter->run(chosen, per_vertex, stats, walked);
       return std::vector<double>{stats.preprocess_seconds, stats.count_seconds()};
     });
   } else {
@@ -67,6 +70,12 @@ int run(apps::common_options& o, bool per_vertex, const std::string& method_text
   });
   if (on_gpu) {
     r.set("device", std::string("gpu (oriented, ") + method_name(chosen) + ")");
+    // The walk that ran, and what chose it: auto's rule reads the two sums
+    // (apps/tricount/method.cpp), reported under every walk.
+    r.set("walk", std::string(walk_name(stats.walked)));
+    r.set("walk chosen by", std::string(walked == walk::automatic ? "auto" : "--walk"));
+    r.set("out-lists paths", stats.walk_stats.out_lists_paths);
+    r.set("sum of squared out-degrees", stats.walk_stats.out_degree_squares);
     r.set("method (light / heavy vertices)",
           std::string(method_name(stats.light_method)) + " / " + method_name(stats.heavy_method));
     r.set("light / heavy vertices", std::to_string(stats.light) + " / " + std::to_string(stats.heavy));
@@ -92,13 +101,18 @@ int main(int argc, char** argv) {
   apps::common_options o;
   bool per_vertex = false;
   std::string method_text = "auto";
+  std::string walk_text;
   apps::add_common_options(app, o, true, apps::device_support::cpu_and_gpu);
   app.add_option("--method", method_text,
                  "GPU intersection: auto (per vertex class, see docs/design.md), merge, hash or bitmap")
       ->check(CLI::IsMember({"auto", "merge", "hash", "bitmap"}))
       ->capture_default_str();
+  app.add_option("--walk", walk_text,
+                 "GPU walk: auto (the default: shorter-side on skewed graphs, out-lists on near-regular ones), "
+                 "shorter-side (each edge's shorter out-list) or out-lists (see docs/design.md)")
+      ->check(CLI::IsMember({"auto", "shorter-side", "out-lists"}));
   auto* pv = app.add_flag("--per-vertex", per_vertex, "Also count the triangles through each vertex");
   app.add_option("--output", o.output, "Write 'vertex triangles' lines (original ids); needs --per-vertex")->needs(pv);
   if (auto code = apps::parse_command_line(app, argc, argv)) return *code;
-  return apps::guarded_main([&] { return tricount::run(o, per_vertex, method_text); });
+  return apps::guarded_main([&] { return tricount::run(o, per_vertex, method_text, walk_text); });
 }

@@ -55,6 +55,35 @@ enum class method {
 method parse_method(const std::string& name);
 const char* method_name(method m);
 
+/// Which of an oriented edge's two out-lists the GPU walks, probing the
+/// other's set (apps/tricount/gpu/orient.cuh). Both find every triangle once.
+enum class walk {
+  automatic,     ///< per graph, from the orientation's out-degrees (auto_walk)
+  out_lists,     ///< u walks v's list for each u -> v: sum of d+(v) paths
+  shorter_side,  ///< the shorter of the two lists (pulled by v where u's is): sum of min(d+(u), d+(v))
+};
+/// "auto", "out-lists" or "shorter-side"; throws input_error otherwise.
+walk parse_walk(const std::string& name);
+const char* walk_name(walk w);
+
+/// What --walk auto decides from: two sums over the oriented out-degrees d+
+/// and degrees d that the orientation's first pass adds up beside counting d+.
+struct walk_statistics {
+  /// Sum over v of (d(v) - d+(v)) d+(v) = sum of d+(v) over the edges u -> v:
+  /// exactly the paths out_lists walks.
+  std::uint64_t out_lists_paths = 0;
+  /// Sum of d+(u)^2 = sum of d+(u) over the edges u -> v: at least the paths
+  /// shorter_side walks (at most min(d+(u), d+(v)) per edge).
+  std::uint64_t out_degree_squares = 0;
+  std::uint64_t oriented_edges = 0;  ///< m, the sum of d+
+};
+/// The same sums on the host (the tests' and the bench's prediction of the GPU's).
+walk_statistics walk_statistics_of(const csr_graph& g);
+/// The walk --walk auto takes: shorter_side where it surely saves more paths
+/// than its preprocessing costs, out_lists otherwise (the rule and its
+/// figures: apps/tricount/method.cpp).
+walk auto_walk(const walk_statistics& s);
+
 /// Light vertices are counted by a warp each, heavy ones (out-degree above
 /// 256, or more than 2^14 two-hop paths) by a block each.
 enum class vertex_class { light, heavy };
@@ -65,7 +94,9 @@ struct gpu_stats {
   method light_method = method::automatic, heavy_method = method::automatic;
   std::uint64_t light = 0, heavy = 0;  ///< vertices in each class
   std::uint64_t oriented_edges = 0;
-  double preprocess_seconds = 0;  ///< orientation, classes, multisplit (CUDA events)
+  walk walked = walk::automatic;  ///< the walk that ran (auto resolved)
+  walk_statistics walk_stats;     ///< what auto_walk read (computed under every walk)
+  double preprocess_seconds = 0;  ///< orientation, walk, classes, multisplit (CUDA events)
   double light_seconds = 0, heavy_seconds = 0;
   [[nodiscard]] double count_seconds() const { return light_seconds + heavy_seconds; }
 };
@@ -75,9 +106,10 @@ struct gpu_stats {
 std::uint64_t wedges(const device_csr& g);
 
 /// Exact triangle counting on the GPU. Construction uploads the (symmetric,
-/// simple) graph; run() orients it, classifies vertices and counts. Every
-/// run's device work goes on the stream given at construction (the legacy
-/// default stream unless given); run() waits for it to read the count.
+/// simple) graph; run() orients it, chooses (under walk::automatic) and sets
+/// up the walk, classifies vertices and counts. Every run's device work goes
+/// on the stream given at construction (the legacy default stream unless
+/// given); run() waits for it to read the count.
 class gpu_counter {
  public:
   /// Uploads `g`.
@@ -89,7 +121,7 @@ class gpu_counter {
   gpu_counter(const gpu_counter&) = delete;
   gpu_counter& operator=(const gpu_counter&) = delete;
 
-  result run(method m, bool per_vertex, gpu_stats& stats);
+  result run(method m, bool per_vertex, gpu_stats& stats, walk w = walk::automatic);
 
  private:
   struct state;

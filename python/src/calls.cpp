@@ -234,6 +234,7 @@ py::dict run_triangles(const graph_input& in, bool per_vertex, const std::string
       r.add_phase("count", stats.count_seconds());
       r.set("method (light / heavy vertices)",
             std::string(tricount::method_name(stats.light_method)) + " / " + tricount::method_name(stats.heavy_method));
+      r.set("walk", std::string(tricount::walk_name(stats.walked)));  // --walk auto's choice
     } else {
       wedge_count = tricount::wedges(g);
       const auto start = std::chrono::steady_clock::now();

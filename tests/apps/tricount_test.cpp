@@ -1,6 +1,10 @@
 // Triangle-count oracles on graphs with known answers, against each other on
-// random graphs, and on every shipped dataset against its published count.
+// random graphs, and on every shipped dataset against its published count;
+// --walk auto's sums and rule (the GPU's choice, computed on the host).
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
 
 #include "apps/tricount/tricount.hpp"
 #include "graph/build.hpp"
@@ -53,6 +57,56 @@ TEST(TricountOracles, AgreeOnRandomGraphsIncludingPerVertex) {
     const csr_graph g = simple_undirected(generate(spec, seed));
     const apps::verification v = verify(g, run_reference(g, true), count_by_merge(g, true));
     EXPECT_TRUE(v.passed()) << (v.first.empty() ? "" : v.first[0]);
+  }
+}
+
+TEST(TricountWalk, SumsOnSmallGraphs) {
+  // K_3, ties by id: 0 -> 1, 0 -> 2, 1 -> 2; d+ = 2, 1, 0. out-lists walks
+  // 1's list from 0 (1 path); sum of d+^2 = 5.
+  walk_statistics s = walk_statistics_of(complete(3));
+  EXPECT_EQ(s.out_lists_paths, 1u);
+  EXPECT_EQ(s.out_degree_squares, 5u);
+  EXPECT_EQ(s.oriented_edges, 3u);
+  // A star: every leaf -> the centre, whose list is empty.
+  coo_graph star;
+  star.num_vertices = 11;
+  for (vertex_t v = 1; v < 11; ++v) star.src.push_back(0), star.dst.push_back(v);
+  s = walk_statistics_of(simple_undirected(star));
+  EXPECT_EQ(s.out_lists_paths, 0u);
+  EXPECT_EQ(s.out_degree_squares, 10u);
+  EXPECT_EQ(s.oriented_edges, 10u);
+  EXPECT_EQ(auto_walk(walk_statistics_of(complete(0))), walk::out_lists);
+}
+
+TEST(TricountWalk, AutoRuleAsksEightPathsSavedPerEdge) {
+  EXPECT_EQ(auto_walk({100 + 8 * 10, 100, 10}), walk::out_lists);
+  EXPECT_EQ(auto_walk({100 + 8 * 10 + 1, 100, 10}), walk::shorter_side);
+  EXPECT_EQ(auto_walk({50, 100, 10}), walk::out_lists);  // the floor below 0
+  EXPECT_EQ(auto_walk({}), walk::out_lists);
+}
+
+TEST(TricountWalk, AutoTakesShorterSideOnRmatAndOutListsOnRegularGraphs) {
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  for (const char* spec : {"rmat:14", "rmat:16", "uniform:14", "uniform:12:8", "grid:64x64"}) {
+    SCOPED_TRACE(spec);
+    const csr_graph g = simple_undirected(generate(spec, seed));
+    const walk_statistics s = walk_statistics_of(g);
+    // The sums' meaning, edge by edge: out-lists walks d+(v) for each u -> v,
+    // shorter-side at most min(d+(u), d+(v)), which sum d+(u)^2 bounds.
+    auto above = [&](vertex_t a, vertex_t b) {
+      return g.degree(a) < g.degree(b) || (g.degree(a) == g.degree(b) && a < b);
+    };
+    std::vector<std::uint64_t> out(g.num_vertices);
+    for (vertex_t u = 0; u < g.num_vertices; ++u)
+      for (const vertex_t v : g.neighbors(u)) out[u] += above(u, v);
+    std::uint64_t out_lists = 0, shorter = 0;
+    for (vertex_t u = 0; u < g.num_vertices; ++u)
+      for (const vertex_t v : g.neighbors(u))
+        if (above(u, v)) out_lists += out[v], shorter += std::min(out[u], out[v]);
+    EXPECT_EQ(s.out_lists_paths, out_lists);
+    EXPECT_LE(shorter, s.out_degree_squares);
+    EXPECT_EQ(auto_walk(s), spec[0] == 'r' ? walk::shorter_side : walk::out_lists);
   }
 }
 

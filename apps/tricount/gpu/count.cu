@@ -1,7 +1,8 @@
-// GPU triangle counting driver: preprocessing (orientation, work classes,
-// multisplit into light and heavy vertices) and the two counting kernels,
-// each with the membership set the method asks for. See orient.cuh and
-// intersect.cuh for the algorithm.
+// GPU triangle counting driver: preprocessing (orientation, --walk auto's
+// choice, the walk's pull lists, work classes, multisplit into light and
+// heavy vertices, under shorter_side the heavy ones longest first) and the
+// two counting kernels, each with the membership set the method asks for.
+// See orient.cuh and intersect.cuh for the algorithm.
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "primitives/common/error.hpp"
 #include "primitives/common/launch.hpp"
 #include "primitives/common/nvtx.hpp"
+#include "primitives/common/pinned_buffer.hpp"
 #include "primitives/multisplit/multisplit.cuh"
 
 namespace graphkit::tricount {
@@ -51,6 +53,8 @@ struct gpu_counter::state {
         num_undirected_edges(graph.num_edges() / 2),
         out_degree(std::size_t{graph.num_vertices} + 1),
         out_targets(std::max<std::size_t>(num_undirected_edges, 1)),
+        walk_sums(2 * detail::kWalkStatSlots),
+        walk_sums_host(walk_sums.size()),
         class_of(std::max<std::size_t>(graph.num_vertices, 1)),
         ids(std::max<std::size_t>(graph.num_vertices, 1)),
         ordered(std::max<std::size_t>(graph.num_vertices, 1)),
@@ -62,6 +66,17 @@ struct gpu_counter::state {
   std::size_t num_undirected_edges;
   device_buffer<edge_t> out_degree;  ///< then the oriented offsets (n + 1)
   device_buffer<vertex_t> out_targets;
+  /// --walk auto's sums, per slot (orient.cuh), and their copy on the host.
+  device_buffer<unsigned long long> walk_sums;
+  pinned_buffer<unsigned long long> walk_sums_host;
+  cuda_event walk_sums_copied;
+  /// shorter_side's pull lists: at most the in-edges, m. Made by the first
+  /// run that takes shorter_side (in timed trials, the warm-up), so that a
+  /// graph auto counts by out_lists never holds them.
+  device_buffer<vertex_t> pulled;
+  device_buffer<std::uint32_t> pulled_count;  ///< per vertex
+  detail::pull_lists pull{};                  ///< the walk the last preprocess() set up
+  walk walked = walk::automatic;              ///< and its name
   device_buffer<std::uint32_t> class_of;
   device_buffer<vertex_t> ids, ordered;        ///< 0..n-1, and the same split by class
   device_buffer<unsigned long long> counters;  ///< [0] triangles, [1] heavy-vertex cursor (low 32 bits)
@@ -77,31 +92,72 @@ struct gpu_counter::state {
     return {graph.num_vertices, out_degree.data(), out_targets.data()};
   }
 
-  /// Orients, classifies and splits the vertices; returns the class offsets.
-  std::vector<std::uint32_t> preprocess() {
+  /// The pull lists for walk `w` (no targets for out_lists).
+  detail::pull_lists pull_lists_for(walk w) {
+    detail::pull_lists p{graph.offsets.data(), out_degree.data(), nullptr, nullptr};
+    if (w == walk::shorter_side) {
+      if (pulled.empty()) {
+        pulled = device_buffer<vertex_t>(out_targets.size());
+        pulled_count = device_buffer<std::uint32_t>(std::max<std::size_t>(graph.num_vertices, 1));
+      }
+      p.targets = pulled.data();
+      p.count = pulled_count.data();
+    }
+    return p;
+  }
+
+  /// --walk auto's sums from their copy (complete once walk_sums_copied is).
+  [[nodiscard]] walk_statistics walk_stats() const {
+    walk_statistics s;
+    for (unsigned k = 0; k < detail::kWalkStatSlots; ++k) {
+      s.out_lists_paths += walk_sums_host[2 * k];
+      s.out_degree_squares += walk_sums_host[2 * k + 1];
+    }
+    s.oriented_edges = num_undirected_edges;
+    return s;
+  }
+
+  /// Orients, takes walk `w` (under walk::automatic, auto_walk's choice: set
+  /// in `walked`), sets it up, classifies and splits the vertices; returns the
+  /// class offsets.
+  std::vector<std::uint32_t> preprocess(walk w) {
     nvtx_range range("preprocess");
     const vertex_t n = graph.num_vertices;
     const unsigned warps_grid = blocks_for(std::size_t{n} * 32, 256);
     GRAPHKIT_CUDA_TRY(cudaMemsetAsync(out_degree.data() + n, 0, sizeof(edge_t), stream));
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(walk_sums.data(), 0, walk_sums.size() * sizeof(unsigned long long), stream));
     if (n > 0) {
-      detail::count_out_edges_kernel<<<warps_grid, 256, 0, stream>>>(graph.view(), out_degree.data());
+      detail::count_out_edges_kernel<<<warps_grid, 256, 0, stream>>>(graph.view(), out_degree.data(), walk_sums.data());
       GRAPHKIT_CHECK_LAUNCH();
     }
+    // The sums come back (1 KB) while the scan runs: auto waits for them
+    // alone, and the fill is launched while the scan still runs.
+    GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(walk_sums_host.data(), walk_sums.data(),
+                                      walk_sums.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+    walk_sums_copied.record(stream);
     std::size_t temp_bytes = 0;
     GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, out_degree.data(), out_degree.data(),
                                                     std::size_t{n} + 1, stream));
     if (scan_temp.size() < temp_bytes) scan_temp = device_buffer<unsigned char>(temp_bytes);
     GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(scan_temp.data(), temp_bytes, out_degree.data(), out_degree.data(),
                                                     std::size_t{n} + 1, stream));
-    if (n == 0) return std::vector<std::uint32_t>(detail::kWorkClasses + 1, 0);
-    detail::fill_out_edges_kernel<<<warps_grid, 256, 0, stream>>>(graph.view(), out_degree.data(), out_targets.data());
+    if (w == walk::automatic) {
+      walk_sums_copied.synchronize();
+      w = auto_walk(walk_stats());
+    }
+    walked = w;
+    pull = pull_lists_for(w);
+    // Heavy vertices longest first under shorter_side only (orient.cuh).
+    const std::uint32_t classes = w == walk::shorter_side ? detail::kWorkClasses : detail::kOutListsClasses;
+    if (n == 0) return std::vector<std::uint32_t>(classes + 1, 0);
+    detail::fill_out_edges_kernel<<<warps_grid, 256, 0, stream>>>(graph.view(), pull, out_targets.data());
     GRAPHKIT_CHECK_LAUNCH();
-    detail::classify_work_kernel<<<warps_grid, 256, 0, stream>>>(oriented(), class_of.data());
+    detail::classify_work_kernel<<<warps_grid, 256, 0, stream>>>(oriented(), pull, class_of.data());
     GRAPHKIT_CHECK_LAUNCH();
     detail::iota_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(ids.data(), n);
     GRAPHKIT_CHECK_LAUNCH();
-    return multisplit_keys(ids.data(), ordered.data(), n, detail::kWorkClasses, bucket_ids_of{class_of.data()},
-                           split_workspace, stream);
+    return multisplit_keys(ids.data(), ordered.data(), n, classes, bucket_ids_of{class_of.data()}, split_workspace,
+                           stream);
   }
 
   /// Out-degrees are at most sqrt(2m): a vertex's out-neighbours all have at
@@ -137,8 +193,8 @@ struct gpu_counter::state {
     }
     auto* cursor = reinterpret_cast<std::uint32_t*>(counters.data() + 1);
     GRAPHKIT_CUDA_TRY(cudaMemsetAsync(cursor, 0, sizeof(std::uint32_t), stream));
-    detail::count_heavy_kernel<Kind><<<grid, detail::kCountThreads, 0, stream>>>(oriented(), vertices, count, sink,
-                                                                                 scratch, cursor, counters.data());
+    detail::count_heavy_kernel<Kind><<<grid, detail::kCountThreads, 0, stream>>>(
+        oriented(), pull, vertices, count, sink, scratch, cursor, counters.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
 
@@ -156,10 +212,10 @@ struct gpu_counter::state {
     const unsigned grid = blocks_for(count, detail::kCountWarps);
     if (m == method::merge)
       detail::count_light_kernel<detail::set_kind::sorted_list>
-          <<<grid, detail::kCountThreads, 0, stream>>>(oriented(), vertices, count, sink, counters.data());
+          <<<grid, detail::kCountThreads, 0, stream>>>(oriented(), pull, vertices, count, sink, counters.data());
     else
       detail::count_light_kernel<detail::set_kind::hash>
-          <<<grid, detail::kCountThreads, 0, stream>>>(oriented(), vertices, count, sink, counters.data());
+          <<<grid, detail::kCountThreads, 0, stream>>>(oriented(), pull, vertices, count, sink, counters.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
 };
@@ -171,7 +227,7 @@ gpu_counter::gpu_counter(device_csr&& g, cudaStream_t stream) {
 }
 gpu_counter::~gpu_counter() = default;
 
-result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
+result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats, walk w) {
   state& st = *state_;
   stats = {};
   const vertex_t n = st.graph.num_vertices;
@@ -180,7 +236,7 @@ result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
 
   cuda_event start, preprocessed, light_done, done;
   start.record(st.stream);
-  const std::vector<std::uint32_t> classes = st.preprocess();
+  const std::vector<std::uint32_t> classes = st.preprocess(w);
   preprocessed.record(st.stream);
 
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(st.counters.data(), 0, sizeof(unsigned long long), st.stream));
@@ -193,7 +249,7 @@ result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
   {
     nvtx_range range("count");
     stats.light = classes[detail::kLight + 1] - classes[detail::kLight];
-    stats.heavy = classes[detail::kHeavy + 1] - classes[detail::kHeavy];
+    stats.heavy = classes.back() - classes[detail::kHeavy];  // every heavy class (longest first)
     st.count_light(stats.light_method, st.ordered.data() + classes[detail::kLight], stats.light, sink);
     light_done.record(st.stream);
     st.count_with(stats.heavy_method, st.ordered.data() + classes[detail::kHeavy], stats.heavy, sink);
@@ -203,6 +259,9 @@ result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats) {
   stats.light_seconds = light_done.seconds_since(preprocessed);
   stats.heavy_seconds = done.seconds_since(light_done);
   stats.oriented_edges = st.num_undirected_edges;
+  stats.walked = st.walked;
+  st.walk_sums_copied.synchronize();  // done already, unless the graph is empty
+  stats.walk_stats = st.walk_stats();
 
   result r;
   r.triangles = read_one(st.counters.data(), st.stream);

@@ -1,14 +1,16 @@
-// Triangle counting kernels: for a vertex u, every two-hop path u -> v -> w
-// of the oriented graph closes a triangle exactly when w is also an
-// out-neighbour of u. The kernels walk those paths and ask a membership set
-// built from u's out-neighbours; the set is the method:
+// Triangle counting kernels: a vertex u walks the out-lists of the vertices
+// v its walk list names (orient.cuh: its out-neighbours, or under
+// shorter_side its neighbours of either direction with the shorter
+// out-lists), and each w on them closes a triangle exactly when w is also an
+// out-neighbour of u. The kernels walk those two-hop paths u - v -> w and ask
+// a membership set built from u's out-neighbours; the set is the method:
 //   sorted_list_set   binary search in u's sorted list, staged in shared
 //                     memory (the merge method); heavy vertices' lists get
 //                     a bucket index over their id range (indexed_list_set);
 //   hash_set          the project's linear-probing table (shared memory, or
 //                     a per-block slice of global memory for large lists);
 //   bitmap_set        a per-block n-bit bitmap in global memory (bit_span).
-// The walk is the same for all: a warp takes 32 out-neighbours v at a time,
+// The walk is the same for all: a warp takes 32 walk-list entries v at a time,
 // scans their out-degrees, and goes through the concatenated lists 32 paths
 // at a time, each lane finding its v by a 5-step search over the lanes'
 // offsets. Light vertices get a warp each; heavy ones a block, whose warps
@@ -51,22 +53,22 @@ struct triangle_sink {
   }
 };
 
-/// Calls visit(v, w) for every path u -> v -> w, with this warp taking the
-/// out-neighbour chunks first_chunk, first_chunk + chunk_stride, ...
+/// Calls visit(v, w) for every two-hop path u - v -> w that u's walk takes (v in
+/// `list`, w in v's out-list), with this warp taking the chunks of 32 list
+/// entries first_chunk, first_chunk + chunk_stride, ...
 template <class Visit>
-__device__ void for_each_two_hop(const oriented_view& g, vertex_t u, unsigned first_chunk, unsigned chunk_stride,
-                                 Visit&& visit) {
+__device__ void for_each_two_hop(const oriented_view& g, const walk_list& list, unsigned first_chunk,
+                                 unsigned chunk_stride, Visit&& visit) {
   const unsigned lane = threadIdx.x & 31;
-  const edge_t u_begin = g.offsets[u];
-  const auto u_degree = static_cast<std::uint32_t>(g.offsets[u + 1] - u_begin);
-  for (std::uint32_t chunk = first_chunk * 32; chunk < u_degree; chunk += chunk_stride * 32) {
+  for (std::uint32_t chunk = first_chunk * 32; chunk < list.size(); chunk += chunk_stride * 32) {
     vertex_t v = 0;
     edge_t v_begin = 0;
     std::uint32_t v_degree = 0;
-    if (chunk + lane < u_degree) {
-      v = g.targets[u_begin + chunk + lane];
+    if (chunk + lane < list.size()) {
+      v = list[chunk + lane];
       v_begin = g.offsets[v];
       v_degree = static_cast<std::uint32_t>(g.offsets[v + 1] - v_begin);
+      if (!list.walks(v, v_degree)) v_degree = 0;  // v walks u's list instead
     }
     std::uint32_t inclusive = v_degree;
     for (int o = 1; o < 32; o *= 2) {
@@ -182,8 +184,8 @@ __device__ inline void add_warp_count(unsigned long long count, unsigned long lo
 /// A warp per light vertex. Kind is sorted_list or hash.
 template <set_kind Kind>
 __global__ void __launch_bounds__(kCountThreads)
-    count_light_kernel(oriented_view g, const vertex_t* vertices, std::uint32_t count, triangle_sink sink,
-                       unsigned long long* total) {
+    count_light_kernel(oriented_view g, pull_lists pull, const vertex_t* vertices, std::uint32_t count,
+                       triangle_sink sink, unsigned long long* total) {
   static_assert(Kind != set_kind::bitmap, "the bitmap method runs block-wide");
   // 16-byte aligned: the table reads its slots in 16-byte loads.
   __shared__ alignas(16) set_slot slots[Kind == set_kind::hash ? kBlockSetSlots : 1];
@@ -192,28 +194,28 @@ __global__ void __launch_bounds__(kCountThreads)
   const std::uint32_t i = blockIdx.x * kCountWarps + warp;
   if (i >= count) return;  // whole warps leave together
   const vertex_t u = vertices[i];
-  const vertex_t* list = g.targets + g.offsets[u];
-  const auto size = static_cast<std::uint32_t>(g.offsets[u + 1] - g.offsets[u]);
+  const walk_list u_walk = pull.walk_of(g, u);
+  const vertex_t* list = u_walk.out;
+  const std::uint32_t size = u_walk.out_size;
   unsigned long long found = 0;
+  auto walk = [&](const auto& set) {
+    for_each_two_hop(g, u_walk, 0, 1, [&](vertex_t v, vertex_t w) {
+      if (set.contains(w)) sink.found(u, v, w, found);
+    });
+  };
   if constexpr (Kind == set_kind::hash) {
     const set_ref table = make_table(slots + warp * kWarpSetSlots, size);
     empty_table(table, lane, 32);
     __syncwarp();
     fill_table(table, list, size, lane, 32);
     __syncwarp();
-    const hash_set set{table};
-    for_each_two_hop(g, u, 0, 1, [&](vertex_t v, vertex_t w) {
-      if (set.contains(w)) sink.found(u, v, w, found);
-    });
+    walk(hash_set{table});
   } else {
     // The search runs in shared memory: a light list has at most kWarpMaxOutDegree entries.
     vertex_t* mine = staged + warp * kWarpMaxOutDegree;
     for (std::uint32_t k = lane; k < size; k += 32) mine[k] = list[k];
     __syncwarp();
-    const sorted_list_set set{mine, size};
-    for_each_two_hop(g, u, 0, 1, [&](vertex_t v, vertex_t w) {
-      if (set.contains(w)) sink.found(u, v, w, found);
-    });
+    walk(sorted_list_set{mine, size});
   }
   add_warp_count(found, total);
 }
@@ -227,11 +229,12 @@ struct block_scratch {
   std::size_t words_per_block;
 };
 
-/// A block per heavy vertex; blocks take the next vertex from *next.
+/// A block per heavy vertex; blocks take the next vertex from *next, in the
+/// order of the heavy classes: longest walks first (orient.cuh).
 template <set_kind Kind>
 __global__ void __launch_bounds__(kCountThreads)
-    count_heavy_kernel(oriented_view g, const vertex_t* vertices, std::uint32_t count, triangle_sink sink,
-                       block_scratch scratch, std::uint32_t* next, unsigned long long* total) {
+    count_heavy_kernel(oriented_view g, pull_lists pull, const vertex_t* vertices, std::uint32_t count,
+                       triangle_sink sink, block_scratch scratch, std::uint32_t* next, unsigned long long* total) {
   __shared__ alignas(16) set_slot shared_slots[Kind == set_kind::hash ? kBlockSetSlots : 1];
   __shared__ vertex_t staged[Kind == set_kind::sorted_list ? kStagedListMax : 1];
   __shared__ std::uint32_t bucket_index[Kind == set_kind::sorted_list ? heavy_list_set::kBuckets + 1 : 1];
@@ -245,10 +248,11 @@ __global__ void __launch_bounds__(kCountThreads)
     __syncthreads();  // everyone has read `current` before thread 0 may move on
     if (i >= count) break;
     const vertex_t u = vertices[i];
-    const vertex_t* list = g.targets + g.offsets[u];
-    const auto size = static_cast<std::uint32_t>(g.offsets[u + 1] - g.offsets[u]);
+    const walk_list u_walk = pull.walk_of(g, u);
+    const vertex_t* list = u_walk.out;
+    const std::uint32_t size = u_walk.out_size;
     auto walk = [&](const auto& set) {
-      for_each_two_hop(g, u, warp, kCountWarps, [&](vertex_t v, vertex_t w) {
+      for_each_two_hop(g, u_walk, warp, kCountWarps, [&](vertex_t v, vertex_t w) {
         if (set.contains(w)) sink.found(u, v, w, found);
       });
     };

@@ -22,11 +22,10 @@
 // The invariant everything rests on: a slot, once non-empty, is never empty
 // again (until clear()). Erase leaves the key dead in its slot; only inserts
 // whose two buckets are full reuse dead slots and tombstones, by CAS. Hence
-// "bucket b has an empty
-// slot now" proves b has never been full, and nothing ever left b for a second
-// bucket: no key whose first bucket is b lives in its second bucket, so a find,
-// an erase or an insert that sees an empty slot in its first bucket need not
-// read the second.
+// "bucket b has an empty slot now" proves b has never been full, and nothing
+// ever left b for a second bucket: no key whose first bucket is b lives in
+// its second bucket, so a find, an erase or an insert that sees an empty slot
+// in its first bucket need not read the second.
 //
 // Operations (each on a tile; the tile's first thread does the atomics):
 //   * find: read bucket 1; a key match returns its value (a dead key: absent);
@@ -52,19 +51,19 @@
 //   * The locked path (insert_locked): the insert locks both buckets (a lock
 //     word per bucket, in a separate array that only the full-bucket paths
 //     and the last looks of erase and find touch, taken in index order),
-//     reuses a dead slot of either, or else
-//     makes room: a key living in its first bucket X moves to its second
-//     bucket Y (trying Y's lock, never waiting for it, so no lock cycle can
-//     form), which may first move one of Y's keys, up to kMaxEvictionDepth + 1
-//     moves in a path. Keys only move from their first bucket to their second
-//     (a key in its second bucket never moves), and only out of a bucket that
-//     was read full: a deeper bucket with an empty slot gives that slot
-//     instead (make_room), which keeps the invariant below. An insert that
-//     finds no path fails: counted in hash_result::failed, and insert() throws resource_error
-//     naming the capacity. Paths blocked by other inserts' locks are retried
-//     (at most kCuckooMaxInsertAttempts times, with a back-off), never spun on;
-//     a try reads at most kCuckooSearchBudget buckets, and the first failure
-//     sets a give-up flag after which the launch's locked inserts fail at once.
+//     reuses a dead slot of either, or else makes room: a key living in its
+//     first bucket X moves to its second bucket Y (trying Y's lock, never
+//     waiting for it, so no lock cycle can form), which may first move one of
+//     Y's keys, up to kMaxEvictionDepth + 1 moves in a path. Keys only move
+//     from their first bucket to their second (a key in its second bucket
+//     never moves), and only out of a bucket that was read full: a deeper
+//     bucket with an empty slot gives that slot instead (make_room), which
+//     keeps the invariant above. An insert that finds no path fails: counted
+//     in hash_result::failed, and insert() throws resource_error naming the
+//     capacity. Paths blocked by other inserts' locks are retried (at most
+//     kCuckooMaxInsertAttempts times, with a back-off), never spun on; a try
+//     reads at most kCuckooSearchBudget buckets, and the first failure sets a
+//     give-up flag after which the launch's locked inserts fail at once.
 //
 // Inserts alone (insert_async's kernel, where no find or erase runs; see
 // insert_alone_deferred): the locked path's locks serve finds and erases (no
@@ -112,7 +111,8 @@
 //     (that insert's empty slot filled before the lock holder found none).
 //   * A find never misses a key present throughout: a move copies the key into
 //     its second bucket first and only then (after a fence) overwrites its old
-//     slot with a tombstone. Finds read bucket 1, then (after a fence, in
+//     slot (with a tombstone in the locked path; with the key that comes in
+//     when inserts run alone). Finds read bucket 1, then (after a fence, in
 //     kernels that write) bucket 2: a find that no longer sees the old slot
 //     sees the copy. A key in its second bucket never moves.
 //   * While a key is in both buckets, operations that change it act on the

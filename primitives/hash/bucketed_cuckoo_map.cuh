@@ -923,7 +923,7 @@ struct bucketed_cuckoo_ref {
         r = update_at(tile, b2, y, k, v);
       } else if (x.empty != 0) {  // not expected (both were full), but a claim is always right
         r = lead(tile, [&] { return claim(b1, x.empty, k, v, true); });
-      } else if (y.empty != 0) {
+      } else if (y.empty != 0) {  // a k found by the claim is no copy: moves of k need our lock
         r = lead(tile, [&] { return claim(b2, y.empty, k, v, true); });
       } else {
         r = reuse_dead(tile, k, v, b1, x, b2, y);

@@ -4,11 +4,13 @@
 // the hopscotch and the bucketed cuckoo map; mixed insert / erase / find batches; and the seed
 // article's experiment (4M-key batches into a 2^27-slot table up to load 0.95).
 //
-//   hash_bench [--cuco PATH] [--reps N]
+//   hash_bench [--cuco PATH] [--reps N] [--only linear|hopscotch|cuckoo]
 //
 // --cuco runs PATH (a copy of ../shared/anchors/cuco_bench) before anything
 // else and prints its figures beside ours with the ratio; without it, the
 // figures PERFORMANCE.md records for the H100 stand in, labelled as such.
+// --only runs one map's rows (its sweep and mixed rows; the seed article's
+// batches are linear probing's).
 // Keys are fmix32(i), a bijection, so keys are distinct by construction; the
 // linear-probing map's empty key is fmix32(2^32 - 1), the one value no
 // i < 2^32 - 1 yields. Hopscotch and the bucketed cuckoo map take keys 1..n
@@ -252,22 +254,27 @@ ceilings measure_ceilings(bench::gpu_timer& t, int reps) {
 }
 
 int usage(const char* why) {
-  std::fprintf(stderr, "hash_bench: %s\nusage: hash_bench [--cuco PATH] [--reps N]\n", why);
+  std::fprintf(stderr, "hash_bench: %s\nusage: hash_bench [--cuco PATH] [--reps N] [--only linear|hopscotch|cuckoo]\n",
+               why);
   return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string cuco_path;
+  std::string cuco_path, only;
   int reps = 5;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--cuco" && a + 1 < argc) cuco_path = argv[++a];
     else if (arg == "--reps" && a + 1 < argc) reps = std::atoi(argv[++a]);
+    else if (arg == "--only" && a + 1 < argc) only = argv[++a];
     else return usage(("unknown or incomplete argument '" + arg + "'").c_str());
   }
   if (reps < 1) return usage("--reps takes a count of at least 1");
+  if (!only.empty() && only != "linear" && only != "hopscotch" && only != "cuckoo")
+    return usage(("--only takes linear, hopscotch or cuckoo, not '" + only + "'").c_str());
+  const auto runs = [&](const char* map) { return only.empty() || only == map; };
   try {
     // cuco first, while this process holds no GPU memory yet.
     const bench::cuco_figures cuco = cuco_path.empty() ? bench::cuco_recorded() : bench::cuco_measured(cuco_path);
@@ -279,22 +286,22 @@ int main(int argc, char** argv) {
         c.gather, c.cas, cuco.source.c_str());
     const std::size_t n = std::size_t{1} << 26;
     print_header("probe mean / max, moves and stash, or second-bucket share and moves");
-    linear_probing_rows(n, t, reps, c, cuco);
-    hopscotch_rows<4>(n, t, reps, c, cuco);
-    hopscotch_rows<8>(n, t, reps, c, cuco);
-    cuckoo_rows(n, t, reps, c, cuco);
+    if (runs("linear")) linear_probing_rows(n, t, reps, c, cuco);
+    if (runs("hopscotch")) hopscotch_rows<4>(n, t, reps, c, cuco);
+    if (runs("hopscotch")) hopscotch_rows<8>(n, t, reps, c, cuco);
+    if (runs("cuckoo")) cuckoo_rows(n, t, reps, c, cuco);
 
     std::printf(
         "\nMixed batches of 2^24 operations (session 5, hopscotch tile 32: 1.65 and 1.14 G ops/s)\n\n"
         "| map | batch | throughput | check |\n|---|---|---|---|\n");
-    mixed_rows<hopscotch_map<4>>("hopscotch, tile 4", n / 4, 0.9, t, reps);
-    mixed_rows<hopscotch_map<32>>("hopscotch, tile 32", n / 4, 0.9, t, reps);
+    if (runs("hopscotch")) mixed_rows<hopscotch_map<4>>("hopscotch, tile 4", n / 4, 0.9, t, reps);
+    if (runs("hopscotch")) mixed_rows<hopscotch_map<32>>("hopscotch, tile 32", n / 4, 0.9, t, reps);
     // The cuckoo map keeps erased keys in their slots too; its locked inserts reuse them.
-    mixed_rows<bucketed_cuckoo_map<>>("bucketed cuckoo", n / 4, 0.9, t, reps);
+    if (runs("cuckoo")) mixed_rows<bucketed_cuckoo_map<>>("bucketed cuckoo", n / 4, 0.9, t, reps);
     // Linear probing keeps erased keys in their slots: from 0.9 a 40% insert share would fill the table.
-    mixed_rows<lp_map>("linear probing", n / 4, 0.5, t, reps);
+    if (runs("linear")) mixed_rows<lp_map>("linear probing", n / 4, 0.5, t, reps);
 
-    seed_batches(t);
+    if (runs("linear")) seed_batches(t);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "hash_bench: %s\n", e.what());

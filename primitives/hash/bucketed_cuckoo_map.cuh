@@ -16,15 +16,16 @@
 //
 // Slot states (key, value): empty {E, Ev}; live {k, v}; dead {k, Ev} (erased:
 // the key keeps its slot, as in linear_probing_map); tombstone {T, Ev} with T =
-// the empty key - 1 (a slot a move has just vacated, held by a locked insert).
+// the empty key - 1 (a slot a move of the locked path has just vacated, held
+// by that path's insert; the bulk insert's moves leave none).
 //
 // The invariant everything rests on: a slot, once non-empty, is never empty
-// again (until clear()). Erase leaves the key dead in its slot; only locked
-// inserts reuse dead slots and tombstones, by CAS. Hence "bucket b has an empty
-// slot now" proves b has never been full, and nothing ever left b for a second
-// bucket: no key whose first bucket is b lives in its second bucket, so a find,
-// an erase or an insert that sees an empty slot in its first bucket need not
-// read the second.
+// again (until clear()). Erase leaves the key dead in its slot; only inserts
+// whose two buckets are full reuse dead slots and tombstones, by CAS. Hence
+// "bucket b has an empty slot now" proves b has never been full, and nothing
+// ever left b for a second bucket: no key whose first bucket is b lives in
+// its second bucket, so a find, an erase or an insert that sees an empty slot
+// in its first bucket need not read the second.
 //
 // Operations (each on a tile; the tile's first thread does the atomics):
 //   * find: read bucket 1; a key match returns its value (a dead key: absent);
@@ -35,26 +36,68 @@
 //     Of an absent key: the empty slots of bucket 1 are tried by CAS in
 //     ascending slot order; when bucket 1 is full, those of bucket 2 (after
 //     reading it for the key). One 64-bit CAS per new key in the common case.
+//     "Full" is a read without an empty slot, or a read whose empty slots
+//     other keys' CASes all took first (a failed CAS returns the word that
+//     took the slot, so nothing is read again). This lock-free part is the
+//     same in every kernel (insert_lock_free); an insert that finds both
+//     buckets full without its key is deferred to one of two paths: the
+//     locked path below in kernels where finds or erases run too
+//     (apply_async), the insert-only path ("Inserts alone") in the bulk insert.
 //   * erase: one CAS {k, v} -> {k, Ev} (no tombstone to clean up, no count
 //     atomic: counts go per block). In a kernel with writers, an erase that
 //     misses in both buckets takes both buckets' locks, under which nothing
 //     moves in or out of them, and looks again (erase_locked). The bulk erase
 //     kernel runs alone and needs one read per bucket (erase_alone).
-//   * When neither bucket has an empty slot, the insert locks both buckets
-//     (a lock word per bucket, in a separate array that only this path and
-//     the last looks of erase and find touch, taken in index order), reuses a dead slot of either, or else
-//     makes room: a key living in its first bucket X moves to its second
-//     bucket Y (trying Y's lock, never waiting for it, so no lock cycle can
-//     form), which may first move one of Y's keys, up to kMaxEvictionDepth + 1
-//     moves in a path. Keys only move from their first bucket to their second
-//     (a key in its second bucket never moves), and only out of a bucket that
-//     was read full: a deeper bucket with an empty slot gives that slot
-//     instead (make_room), which keeps the invariant below. An insert that
-//     finds no path fails: counted in hash_result::failed, and insert() throws resource_error
-//     naming the capacity. Paths blocked by other inserts' locks are retried
-//     (at most kCuckooMaxInsertAttempts times, with a back-off), never spun on;
-//     a try reads at most kCuckooSearchBudget buckets, and the first failure
-//     sets a give-up flag after which the launch's locked inserts fail at once.
+//   * The locked path (insert_locked): the insert locks both buckets (a lock
+//     word per bucket, in a separate array that only the full-bucket paths
+//     and the last looks of erase and find touch, taken in index order),
+//     reuses a dead slot of either, or else makes room: a key living in its
+//     first bucket X moves to its second bucket Y (trying Y's lock, never
+//     waiting for it, so no lock cycle can form), which may first move one of
+//     Y's keys, up to kMaxEvictionDepth + 1 moves in a path. Keys only move
+//     from their first bucket to their second (a key in its second bucket
+//     never moves), and only out of a bucket that was read full: a deeper
+//     bucket with an empty slot gives that slot instead (make_room), which
+//     keeps the invariant above. An insert that finds no path fails: counted
+//     in hash_result::failed, and insert() throws resource_error naming the
+//     capacity. Paths blocked by other inserts' locks are retried (at most
+//     kCuckooMaxInsertAttempts times, with a back-off), never spun on; a try
+//     reads at most kCuckooSearchBudget buckets, and the first failure sets a
+//     give-up flag after which the launch's locked inserts fail at once.
+//
+// Inserts alone (insert_async's kernel, where no find or erase runs; see
+// insert_alone_deferred): the locked path's locks serve finds and erases (no
+// key enters or leaves a locked bucket), which this kernel has none of, so
+// its deferred inserts lock less and read less:
+//   * A warp queues its deferred inserts in shared memory and takes them
+//     eight at a time, one per tile, so that one costly insert does not hold
+//     the warp's other seven tiles idle.
+//   * The insert takes bucket 1's lock only (waiting for it; its holder only
+//     tries further locks, so no cycle forms), reads both buckets at once
+//     (under the lock the key neither arrives nor leaves: below), updates the
+//     key where it is, reuses a dead slot, or else makes room by moves.
+//   * Rule: a live key leaves a bucket only by a move under that bucket's
+//     lock, held by the mover (its own bucket 1, or a bucket it tried and
+//     got). Moving into a bucket takes no lock: into an empty slot it is a
+//     claim like any other (ascending CAS); into the slot of a key that moved
+//     on deeper, that bucket is locked already by the rule. (A dead key may
+//     be replaced by a reuse without the lock: by CAS from the dead word, so
+//     a revival or another reuse of that slot sees its CAS fail and reads
+//     again.)
+//   * A move copies the key j into its second bucket first and then replaces
+//     j's original slot by CAS with what comes in (the new key, or the
+//     previous key of the path): no tombstone, and j visible throughout. The
+//     path is executed from its far end, so each key's copy lands before its
+//     original is replaced. Shortest paths first: the second buckets of all
+//     candidates of a bucket are read (four at a time, in flight together)
+//     before any is emptied deeper; up to kMaxEvictionDepth + 1 moves, out
+//     of bucket 1 and then out of bucket 2 (under its lock, if free).
+//   * A try reads at most kCuckooAloneSearchBudget buckets; blocked tries and
+//     the give-up flag are as in the locked path, except that the flag is read
+//     only by tries that wait (for the lock, or again) or need paths longer
+//     than one move: one word read by every deferred insert would be a hot
+//     spot. Moves are counted per thread and added per block, not by an
+//     atomic per move on one word.
 //
 // Correctness of concurrent operations (one kernel may mix them all):
 //   * Two inserts of one absent key never both add it. Both try empty slots of
@@ -68,7 +111,8 @@
 //     (that insert's empty slot filled before the lock holder found none).
 //   * A find never misses a key present throughout: a move copies the key into
 //     its second bucket first and only then (after a fence) overwrites its old
-//     slot with a tombstone. Finds read bucket 1, then (after a fence, in
+//     slot (with a tombstone in the locked path; with the key that comes in
+//     when inserts run alone). Finds read bucket 1, then (after a fence, in
 //     kernels that write) bucket 2: a find that no longer sees the old slot
 //     sees the copy. A key in its second bucket never moves.
 //   * While a key is in both buckets, operations that change it act on the
@@ -82,6 +126,25 @@
 //     empty slot: the slots of one 64-byte read need not be seen at one
 //     instant, and the second read orders the empty slot after the search.
 //     An insert's successful CAS on an empty slot is that proof already.
+//
+// Correctness of inserts alone (the bulk insert kernel), added to the above:
+//   * A key has one mover at a time (the holder of its bucket's lock), and
+//     only the mover writes its copy, so moves never duplicate a key.
+//   * Two inserts of one absent key both defer only when both its buckets
+//     are full, for good; then no insert can add the key without an empty
+//     slot except a deferred one, and deferred inserts of one key hold its
+//     bucket 1's lock in turn. Under that lock the key cannot leave either
+//     bucket (out of bucket 1 only under that lock; a key in its second bucket
+//     never moves), so the holder's one read of each bucket sees it if any
+//     insert placed it, and the second updates it.
+//   * A lock-free insert of a key being moved sees the original (and updates
+//     it there: hand_over carries the change to the copy) or, once it is
+//     gone, the copy: as for finds above, bucket 1 is read before bucket 2,
+//     and a copy seen while the original is still there sends the insert back
+//     to bucket 1 (gone_from_first).
+//   * A deferred insert that makes room moves keys only out of full buckets
+//     (a bucket read with an empty slot under its lock gives that slot), so a
+//     key in its second bucket still has a full first bucket.
 //
 // Semantics of concurrent operations on one key (as hopscotch_map): an insert
 // racing an insert leaves one of the two values and counts one key added; a
@@ -121,6 +184,11 @@ inline constexpr unsigned kCuckooMaxInsertAttempts = 64;
 /// Bucket reads one locked try may spend looking for a path (the first two
 /// levels of the breadth-first-per-level search take 1 + 8 + 8 * 9 = 81).
 inline constexpr int kCuckooSearchBudget = 128;
+/// Bucket reads one try of the insert-only path may spend (its search
+/// deepens one move at a time, so it reads the short paths again; a
+/// sequential model of it needs at most 190 per insert filling 2^23 slots to
+/// load 0.97, and 330 to 0.98, where 256 fails 3 inserts in 10^6).
+inline constexpr int kCuckooAloneSearchBudget = 256;
 /// Sleeps a find that missed in both buckets (in a kernel with writers) waits
 /// at most for each bucket's lock to be seen free before it reads them again.
 inline constexpr unsigned kCuckooRecheckSpins = 256;
@@ -133,8 +201,11 @@ __host__ __device__ constexpr unsigned spread4(unsigned m) {
 /// The second hash's seed (key ^ seed, then the map's hash).
 inline constexpr std::uint32_t kSecondSeed = 0x9e3779b9u;
 /// Outcomes inside the map (the contract's hash_outcome values plus these).
-inline constexpr std::uint32_t kRestart = 0xfffffff0u;  ///< a slot changed under us: read again
-inline constexpr std::uint32_t kBlocked = 0xfffffff1u;  ///< a path needed a lock another insert held
+inline constexpr std::uint32_t kRestart = 0xfffffff0u;   ///< a slot changed under us: read again
+inline constexpr std::uint32_t kBlocked = 0xfffffff1u;   ///< a path needed a lock another insert held
+inline constexpr std::uint32_t kFull = 0xfffffff2u;      ///< every empty slot tried was taken by other keys
+inline constexpr std::uint32_t kDeferred = 0xfffffff3u;  ///< both buckets full without the key: moves needed
+inline constexpr std::uint32_t kGaveUp = 0xfffffff4u;    ///< the launch's give-up flag was set: failed, flag set
 }  // namespace cuckoo_detail
 
 template <class Key, class Value, class Hash = murmur3_hash, hash_ops Ops = hash_ops::all>
@@ -153,15 +224,17 @@ struct bucketed_cuckoo_ref {
   /// buckets * 8 slots, 64-byte aligned (cudaMalloc gives 256).
   slot_pointer slots;
   std::uint32_t buckets;  ///< at least 2
-  /// One lock word per bucket (0 free, 1 held); locked inserts and
-  /// erase_locked take them, find_again reads them. locks[buckets] is the give-up flag: set when an insert found no
-  /// room (or its tries ran out), so that every later locked insert fails at
-  /// once instead of searching a full table; cleared by clear() and at the
-  /// start of every insert_async / apply_async.
+  /// One lock word per bucket (0 free, 1 held); the full-bucket insert paths
+  /// and erase_locked take them, find_again reads them. locks[buckets] is the
+  /// give-up flag: set when an insert found no room (or its tries ran out),
+  /// so that later full-bucket inserts fail at once instead of searching a
+  /// full table; cleared by clear() and at the start of every insert_async /
+  /// apply_async.
   lock_pointer locks;
   Key empty_key;
   Value empty_value;
-  /// Where this launch counts moves (hash_detail::kDisplacements), or nullptr.
+  /// Where the locked path counts its moves (hash_detail::kDisplacements), or
+  /// nullptr (the bulk insert counts its moves in the kernel).
   unsigned long long* stats;
 
   // ---- words and buckets -------------------------------------------------------
@@ -222,12 +295,17 @@ struct bucketed_cuckoo_ref {
     view v;
     v.w[0] = q.x;
     v.w[1] = q.y;
-    const word e = empty_word();
-    v.match = cuckoo_detail::spread4(tile.ballot(key_of(v.w[0]) == k)) |
-              (cuckoo_detail::spread4(tile.ballot(key_of(v.w[1]) == k)) << 1);
-    v.empty =
-        cuckoo_detail::spread4(tile.ballot(v.w[0] == e)) | (cuckoo_detail::spread4(tile.ballot(v.w[1] == e)) << 1);
+    v.match = vote(tile, key_of(q.x) == k, key_of(q.y) == k);
+    v.empty = empties(tile, q);
     return v;
+  }
+  /// The empty slots of a bucket from its quarters.
+  [[nodiscard]] __device__ unsigned empties(const tile_type& tile, ulonglong2 q) const {
+    return vote(tile, q.x == empty_word(), q.y == empty_word());
+  }
+  /// The slots of a bucket for which each lane's two conditions (its slots 2 rank, 2 rank + 1) hold.
+  [[nodiscard]] __device__ static unsigned vote(const tile_type& tile, bool even, bool odd) {
+    return cuckoo_detail::spread4(tile.ballot(even)) | (cuckoo_detail::spread4(tile.ballot(odd)) << 1);
   }
   /// Slot i's word as the read saw it, in every lane (i the same in all).
   [[nodiscard]] __device__ static word word_of(const tile_type& tile, const view& v, unsigned i) {
@@ -292,26 +370,49 @@ struct bucketed_cuckoo_ref {
     }
   }
   /// Tries the empty slots in `empties` in ascending order for {k, v}: kHashInserted,
-  /// kHashUpdated / kHashInserted when a CAS found k there (first bucket only: in the
-  /// second, k may be a move's copy, so the caller reads again), or kRestart.
-  [[nodiscard]] __device__ std::uint32_t claim(std::uint32_t b, unsigned empties, Key k, Value v, bool first) const
+  /// kHashUpdated / kHashInserted when a CAS found k there (`settled`: k there is
+  /// no move's copy; else the caller reads again: kRestart), or kFull when
+  /// other keys took them all. Then the bucket is full without reading it
+  /// again: its other slots were taken when read, and slots never empty.
+  [[nodiscard]] __device__ std::uint32_t claim(std::uint32_t b, unsigned empties, Key k, Value v, bool settled) const
       requires(kWrites) {
     for (; empties != 0; empties &= empties - 1) {
       const unsigned i = lowest(empties);
       const word old = cas(b, i, empty_word(), pack(k, v));
       if (old == empty_word()) return kHashInserted;
-      if (key_of(old) == k) return first ? set_value(b, i, old, k, v) : cuckoo_detail::kRestart;
+      if (key_of(old) == k) return settled ? set_value(b, i, old, k, v) : cuckoo_detail::kRestart;
     }
-    return cuckoo_detail::kRestart;  // all taken by other keys: the bucket is read again
+    return cuckoo_detail::kFull;
   }
-  /// Reuses one of the slots in `open` (dead keys of others, tombstones) for {k, v}.
-  [[nodiscard]] __device__ bool reuse(std::uint32_t b, unsigned open, const word* seen, Key k, Value v) const
-      requires(kWrites) {
-    for (; open != 0; open &= open - 1) {
-      const unsigned i = lowest(open);
-      if (cas(b, i, seen[i], pack(k, v)) == seen[i]) return true;  // else revived meanwhile: next
+  /// A move's copy: the first of the empty slots in `empties` of bucket b that
+  /// takes w (ascending, as claim), or -1 when other keys took them all or w's
+  /// key turned up in one (another copy of it is there).
+  [[nodiscard]] __device__ int claim_for(std::uint32_t b, unsigned empties, word w) const requires(kWrites) {
+    for (; empties != 0; empties &= empties - 1) {
+      const word old = cas(b, lowest(empties), empty_word(), w);
+      if (old == empty_word()) return static_cast<int>(lowest(empties));
+      if (key_of(old) == key_of(w)) return -1;
     }
-    return false;
+    return -1;
+  }
+  /// Finishes a move, first thread only: the moved key's copy is in slot
+  /// `copy` of bucket y; its original, seen as `moving` in slot c of bucket x,
+  /// becomes `replacement`. Only the mover takes a key out of a bucket (under
+  /// that bucket's lock), so a failed CAS means the original's value changed
+  /// (an insert or erase acts on the original while it is there): the change
+  /// goes to the copy first, and the CAS is tried again, so the copy keeps the
+  /// latest value. The fences put the copy before the original's end: a reader
+  /// that no longer sees the original sees the copy.
+  __device__ void hand_over(std::uint32_t x, unsigned c, word moving, word replacement, std::uint32_t y,
+                            unsigned copy) const requires(kWrites) {
+    fence();
+    for (;;) {
+      const word old = cas(x, c, moving, replacement);
+      if (old == moving || key_of(old) != key_of(moving)) return;  // done (a key change cannot happen: see above)
+      (void)cas(y, copy, moving, old);
+      fence();
+      moving = old;
+    }
   }
 
   /// All tile threads: the tile's first thread computes `f()`; every thread gets it.
@@ -320,6 +421,18 @@ struct bucketed_cuckoo_ref {
     std::uint32_t out = 0;
     if (tile.thread_rank() == 0) out = f();
     return tile.shfl(out, 0);
+  }
+  /// Sets k's value where view v (of bucket b) matched it: set_value's outcome.
+  [[nodiscard]] __device__ std::uint32_t update_at(const tile_type& tile, std::uint32_t b, const view& v, Key k,
+                                                   Value value) const requires(kWrites) {
+    const unsigned i = lowest(v.match);
+    const word seen = word_of(tile, v, i);
+    return lead(tile, [&] { return set_value(b, i, seen, k, value); });
+  }
+  /// A slot index from the tile's first thread (-1 for none), in every thread.
+  template <class F>
+  __device__ static int lead_slot(const tile_type& tile, F&& f) {
+    return static_cast<int>(lead(tile, [&] { return static_cast<std::uint32_t>(f()); }));
   }
 
   /// Whether k is gone from bucket b1 (read again after a fence): an operation
@@ -331,36 +444,46 @@ struct bucketed_cuckoo_ref {
 
   // ---- insert ----------------------------------------------------------------------
 
-  /// Inserts or overwrites: kHashInserted (k had no live value), kHashUpdated, or
-  /// kHashFailed (no room could be made). All tile threads call it.
+  /// Inserts or overwrites, in a kernel where other operations may run:
+  /// kHashInserted (k had no live value), kHashUpdated, or kHashFailed (no
+  /// room could be made). All tile threads call it.
   __device__ std::uint32_t insert(const tile_type& tile, Key k, Value v) const requires(has_op(Ops, hash_ops::insert)) {
+    const std::uint32_t r = insert_lock_free(tile, k, v);
+    if (r != cuckoo_detail::kDeferred) return r;
+    const std::uint32_t b1 = first_bucket(k);
+    return insert_locked(tile, k, v, b1, second_bucket(k, b1));
+  }
+
+  /// The lock-free part of every insert: an update where k is, or a claim of
+  /// an empty slot of bucket 1, else of bucket 2. kDeferred when both buckets
+  /// are full without k: the caller goes on with insert_locked or, in a
+  /// kernel where only inserts run, insert_alone_deferred.
+  __device__ std::uint32_t insert_lock_free(const tile_type& tile, Key k, Value v) const
+      requires(has_op(Ops, hash_ops::insert)) {
     const std::uint32_t b1 = first_bucket(k), b2 = second_bucket(k, b1);
     for (;;) {
       const view x = read_bucket(tile, b1, k);
-      std::uint32_t r = cuckoo_detail::kRestart;
+      std::uint32_t r = cuckoo_detail::kFull;
       if (x.match != 0) {
-        const unsigned i = lowest(x.match);
-        const word seen = word_of(tile, x, i);
-        r = lead(tile, [&] { return set_value(b1, i, seen, k, v); });
+        r = update_at(tile, b1, x, k, v);
       } else if (x.empty != 0) {
         r = lead(tile, [&] { return claim(b1, x.empty, k, v, true); });
-      } else {
-        fence();
-        const view y = read_bucket(tile, b2, k);
-        if (y.match != 0) {
-          if (gone_from_first(tile, b1, k)) {
-            const unsigned i = lowest(y.match);
-            const word seen = word_of(tile, y, i);
-            r = lead(tile, [&] { return set_value(b2, i, seen, k, v); });
-          }
-        } else if (y.empty != 0) {
-          r = lead(tile, [&] { return claim(b2, y.empty, k, v, false); });
-        } else {
-          return insert_locked(tile, k, v, b1, b2);
-        }
       }
+      if (r == cuckoo_detail::kFull) r = insert_second(tile, k, v, b1, b2);
       if (r != cuckoo_detail::kRestart) return r;
     }
+  }
+  /// insert_lock_free once bucket 1 is full without k: the same in bucket 2,
+  /// where k may be a move's copy while its original is still in bucket 1 (an
+  /// insert acts on the original then: kRestart); kDeferred when it is full.
+  __device__ std::uint32_t insert_second(const tile_type& tile, Key k, Value v, std::uint32_t b1,
+                                         std::uint32_t b2) const requires(kWrites) {
+    fence();  // bucket 1 before bucket 2: a move's copy is seen if its original was not
+    const view y = read_bucket(tile, b2, k);
+    if (y.match != 0) return gone_from_first(tile, b1, k) ? update_at(tile, b2, y, k, v) : cuckoo_detail::kRestart;
+    if (y.empty == 0) return cuckoo_detail::kDeferred;
+    const std::uint32_t r = lead(tile, [&] { return claim(b2, y.empty, k, v, false); });
+    return r == cuckoo_detail::kFull ? cuckoo_detail::kDeferred : r;
   }
 
   // ---- erase -----------------------------------------------------------------------
@@ -474,7 +597,7 @@ struct bucketed_cuckoo_ref {
     return r == kHashErased;
   }
 
-  // ---- the locked path: reuse and moves ------------------------------------------------
+  // ---- locks and the give-up flag ---------------------------------------------------------
 
   /// The give-up flag (locks[buckets]): whether some insert of this launch found the table full.
   [[nodiscard]] __device__ bool gave_up_now() const requires(kWrites) {
@@ -491,6 +614,15 @@ struct bucketed_cuckoo_ref {
   [[nodiscard]] __device__ unsigned lock_word(std::uint32_t b) const requires(kWrites) {
     return *reinterpret_cast<const volatile unsigned*>(locks + b);
   }
+  /// Takes bucket b's lock, first thread only, waiting for it; when
+  /// `may_give_up`, false (not taken) if the give-up flag is set meanwhile.
+  [[nodiscard]] __device__ bool acquire(std::uint32_t b, bool may_give_up) const requires(kWrites) {
+    for (unsigned spin = 0; atomicCAS(&locks[b], 0u, 1u) != 0u; ++spin) {
+      if (may_give_up && gave_up_now()) return false;
+      __nanosleep(32u << min(spin, 6u));
+    }
+    return true;
+  }
   /// Takes the locks of b1 and b2 in index order; when `may_give_up`, false
   /// (holding neither) if the give-up flag is set while it waits.
   [[nodiscard]] __device__ bool lock_pair(const tile_type& tile, std::uint32_t b1, std::uint32_t b2,
@@ -498,17 +630,21 @@ struct bucketed_cuckoo_ref {
     return lead(tile, [&]() -> std::uint32_t {
              const std::uint32_t lo = b1 < b2 ? b1 : b2, hi = b1 < b2 ? b2 : b1;
              // The holder of both locks only tries further locks, never waits: it always finishes.
-             for (unsigned spin = 0; atomicCAS(&locks[lo], 0u, 1u) != 0u; ++spin) {
-               if (may_give_up && gave_up_now()) return 0u;
-               __nanosleep(32u << min(spin, 6u));
+             if (!acquire(lo, may_give_up)) return 0u;
+             if (!acquire(hi, may_give_up)) {
+               atomicExch(&locks[lo], 0u);
+               return 0u;
              }
-             for (unsigned spin = 0; atomicCAS(&locks[hi], 0u, 1u) != 0u; ++spin) {
-               if (may_give_up && gave_up_now()) {
-                 atomicExch(&locks[lo], 0u);
-                 return 0u;
-               }
-               __nanosleep(32u << min(spin, 6u));
-             }
+             fence();
+             return 1u;
+           }) != 0;
+  }
+  /// Takes bucket b's lock, waiting, as lock_pair (the insert-only path's
+  /// bucket 1: its holder too only tries further locks).
+  [[nodiscard]] __device__ bool lock_one(const tile_type& tile, std::uint32_t b, bool may_give_up) const
+      requires(kWrites) {
+    return lead(tile, [&]() -> std::uint32_t {
+             if (!acquire(b, may_give_up)) return 0u;
              fence();
              return 1u;
            }) != 0;
@@ -527,57 +663,119 @@ struct bucketed_cuckoo_ref {
       atomicExch(&locks[b], 0u);
     }
   }
+  /// Tries an insert (`attempt(a)` for tries a = 0, 1, ..., each taking and
+  /// releasing its own locks) until it is not blocked by other inserts'
+  /// locks: at most kCuckooMaxInsertAttempts tries, with a growing back-off.
+  /// The first failure sets the launch's give-up flag.
+  template <class Attempt>
+  __device__ std::uint32_t with_retries(const tile_type& tile, Attempt&& attempt) const requires(kWrites) {
+    for (unsigned a = 0;; ++a) {
+      std::uint32_t r = attempt(a);
+      if (r == cuckoo_detail::kGaveUp) return kHashFailed;  // the flag is set already
+      if (r == cuckoo_detail::kBlocked && a + 1 >= kCuckooMaxInsertAttempts) r = kHashFailed;
+      if (r == kHashFailed) give_up(tile);
+      if (r != cuckoo_detail::kBlocked) return r;
+      __nanosleep(64u << min(a, 6u));
+    }
+  }
   /// Adds one to a rare-event count of this launch, if it counts.
   __device__ void note(int field) const {
     if (stats != nullptr) atomicAdd(&stats[field], 1ull);
   }
 
+  // ---- what both full-bucket paths share ------------------------------------------------
+
   /// Slots of a read that another key may take under the lock: dead keys of
-  /// others and tombstones; and every slot's word, in the first thread.
-  __device__ unsigned reusable(const tile_type& tile, const view& v, Key k, word* all) const {
+  /// others, and tombstones.
+  [[nodiscard]] __device__ unsigned reusable(const tile_type& tile, const view& v, Key k) const {
     const auto open = [&](word w) { return key_of(w) != k && key_of(w) != empty_key && value_of(w) == empty_value; };
-    for (unsigned i = 0; i < kCuckooBucketSlots; ++i) {
-      const word w = word_of(tile, v, i);
-      if (all != nullptr) all[i] = w;
+    return vote(tile, open(v.w[0]), open(v.w[1]));
+  }
+  /// Puts w into one of the slots in `open` of bucket b, read as v, by CAS
+  /// from what the read saw: the slot, or -1 when all were revived meanwhile.
+  __device__ int reuse(const tile_type& tile, std::uint32_t b, const view& v, unsigned open, word w) const
+      requires(kWrites) {
+    for (; open != 0; open &= open - 1) {
+      const unsigned i = lowest(open);
+      const word seen = word_of(tile, v, i);
+      if (lead(tile, [&]() -> std::uint32_t { return cas(b, i, seen, w) == seen; }) != 0) return static_cast<int>(i);
     }
-    return cuckoo_detail::spread4(tile.ballot(open(v.w[0]))) | (cuckoo_detail::spread4(tile.ballot(open(v.w[1]))) << 1);
+    return -1;
+  }
+  /// Reuses a dead slot (another key's, or a tombstone) of bucket b1, read as
+  /// x, or else of b2, read as y, for {k, v}: kHashInserted; kRestart when all
+  /// were revived meanwhile (read again); kFull when there were none.
+  __device__ std::uint32_t reuse_dead(const tile_type& tile, Key k, Value v, std::uint32_t b1, const view& x,
+                                      std::uint32_t b2, const view& y) const requires(kWrites) {
+    const unsigned open1 = reusable(tile, x, k), open2 = reusable(tile, y, k);
+    if (open1 != 0 && reuse(tile, b1, x, open1, pack(k, v)) >= 0) return kHashInserted;
+    if (open2 != 0 && reuse(tile, b2, y, open2, pack(k, v)) >= 0) return kHashInserted;
+    return (open1 | open2) != 0 ? cuckoo_detail::kRestart : cuckoo_detail::kFull;
   }
 
-  /// Places `moving` (key j) in bucket y (locked by this tile): an empty slot
-  /// (ascending, racing lock-free claims), else a reusable one. The slot, or -1.
-  __device__ int place_in(const tile_type& tile, std::uint32_t y, Key j, word moving) const requires(kWrites) {
-    const view yv = read_bucket(tile, y, j);
-    int placed = static_cast<int>(lead(tile, [&]() -> std::uint32_t {
-      for (unsigned e = yv.empty; e != 0; e &= e - 1)
-        if (cas(y, lowest(e), empty_word(), moving) == empty_word()) return lowest(e);
-      return 0xffffffffu;
-    }));
-    if (placed < 0) {
-      word seen[kCuckooBucketSlots];
-      const unsigned open = reusable(tile, yv, j, seen);
-      if (open != 0)
-        placed = static_cast<int>(lead(tile, [&]() -> std::uint32_t {
-          for (unsigned o = open; o != 0; o &= o - 1)
-            if (cas(y, lowest(o), seen[lowest(o)], moving) == seen[lowest(o)]) return lowest(o);
-          return 0xffffffffu;
-        }));
+  /// Puts w (a moved key's copy) into bucket b, read as v: an empty slot
+  /// (ascending CAS, racing other claims), else a dead one or a tombstone
+  /// (CAS from what the read saw). The slot, or -1.
+  __device__ int take_slot(const tile_type& tile, std::uint32_t b, const view& v, word w) const requires(kWrites) {
+    const int slot = v.empty != 0 ? lead_slot(tile, [&] { return claim_for(b, v.empty, w); }) : -1;
+    if (slot >= 0) return slot;
+    const unsigned dead = reusable(tile, v, key_of(w));
+    return dead != 0 ? reuse(tile, b, v, dead, w) : -1;
+  }
+
+  /// What one try's search for a path carries through its levels.
+  struct path_search {
+    std::uint32_t held[kMaxEvictionDepth + 3];  ///< buckets this tile holds locked: never moved into
+    int held_count;
+    int budget;      ///< bucket reads left
+    bool blocked;    ///< a lock another tile held was in the way
+    unsigned moves;  ///< keys moved (the insert-only path counts them here)
+    [[nodiscard]] __device__ bool holds(std::uint32_t b) const {
+      for (int h = 0; h < held_count; ++h)
+        if (held[h] == b) return true;
+      return false;
     }
-    return placed;
+  };
+  /// Slots of x's view whose live key lives in its first bucket x and whose
+  /// second bucket this tile does not hold: the keys a move may take out of x.
+  [[nodiscard]] __device__ unsigned movable(const tile_type& tile, const view& xv, std::uint32_t x,
+                                            const path_search& s) const {
+    const auto one = [&](word w) {
+      const Key j = key_of(w);
+      return j != empty_key && j != tombstone_key() && value_of(w) != empty_value && first_bucket(j) == x &&
+             !s.holds(second_bucket(j, x));
+    };
+    return vote(tile, one(xv.w[0]), one(xv.w[1]));
+  }
+  /// A bucket's slot mask rotated so that bit 0 is slot `start`: the order a
+  /// search tries candidates in, varied so that repeated paths spread their
+  /// moves; slot_at maps a rotated bit back to its slot.
+  [[nodiscard]] __device__ static unsigned rotated(unsigned mask, unsigned start) {
+    start &= kCuckooBucketSlots - 1;
+    return ((mask >> start) | (mask << (kCuckooBucketSlots - start))) & ((1u << kCuckooBucketSlots) - 1);
+  }
+  [[nodiscard]] __device__ static unsigned slot_at(unsigned rotated_bit, unsigned start) {
+    return (rotated_bit + start) & (kCuckooBucketSlots - 1);
+  }
+
+  // ---- the locked path: kernels with finds or erases -----------------------------------------
+
+  /// Places `moving` (key j) in bucket y (locked by this tile). The slot, or -1.
+  __device__ int place_in(const tile_type& tile, std::uint32_t y, Key j, word moving) const requires(kWrites) {
+    return take_slot(tile, y, read_bucket(tile, y, j), moving);
   }
 
   /// Frees a slot of bucket x (locked by this tile) by moving one of its keys
   /// that lives in its first bucket to its second. Breadth first within the
   /// level: every candidate's second bucket is tried for a direct move before
-  /// any is emptied deeper (Depth more levels), so paths stay short. Buckets in
-  /// held[0..n) are locked by this tile and not moved into. Each bucket read
-  /// spends one of `budget`. Returns the freed slot (now a tombstone that only
-  /// this tile may take) or -1; `blocked` is set when a lock another tile held
-  /// was in the way.
+  /// any is emptied deeper (Depth more levels), so paths stay short. Each
+  /// bucket read spends one of the search's budget. Returns the freed slot
+  /// (now a tombstone that only this tile may take) or -1.
   template <int Depth>
-  __device__ int make_room(const tile_type& tile, std::uint32_t x, std::uint32_t* held, int n, bool& blocked,
-                           unsigned start, int& budget) const requires(kWrites) {
-    if (budget <= 0) return -1;
-    --budget;
+  __device__ int make_room(const tile_type& tile, std::uint32_t x, unsigned start, path_search& s) const
+      requires(kWrites) {
+    if (s.budget <= 0) return -1;
+    --s.budget;
     const view xv = read_bucket(tile, x, empty_key);
     if (xv.empty != 0) {
       // x (a deeper level's bucket, locked by us) has an empty slot: take it
@@ -586,146 +784,275 @@ struct bucketed_cuckoo_ref {
       // bucket while its first has an empty slot, and every find, erase and
       // insert that sees that empty slot would miss it (round 2's lost keys:
       // pass 1 emptied a bucket that pass 0 had not read, its lock being held).
-      return static_cast<int>(lead(tile, [&]() -> std::uint32_t {
-        for (unsigned e = xv.empty; e != 0; e &= e - 1)
-          if (cas(x, lowest(e), empty_word(), tombstone_word()) == empty_word()) return lowest(e);
-        return 0xffffffffu;  // all claimed meanwhile: x is full now, but this read is spent
-      }));
+      return lead_slot(tile, [&] { return claim_for(x, xv.empty, tombstone_word()); });
     }
-    const auto movable = [&](word w) {
-      const Key j = key_of(w);
-      if (j == empty_key || j == tombstone_key() || value_of(w) == empty_value || first_bucket(j) != x) return false;
-      const std::uint32_t y = second_bucket(j, x);
-      for (int h = 0; h < n; ++h)
-        if (held[h] == y) return false;
-      return true;
-    };
-    unsigned candidates = cuckoo_detail::spread4(tile.ballot(movable(xv.w[0]))) |
-                          (cuckoo_detail::spread4(tile.ballot(movable(xv.w[1]))) << 1);
-    // Start at a varying slot so that repeated paths spread their moves.
-    start &= kCuckooBucketSlots - 1;
-    candidates = ((candidates >> start) | (candidates << (kCuckooBucketSlots - start))) & 0xffu;
+    const unsigned candidates = rotated(movable(tile, xv, x, s), start);
     constexpr int kPasses = Depth > 0 ? 2 : 1;
     for (int pass = 0; pass < kPasses; ++pass) {
       for (unsigned left = candidates; left != 0; left &= left - 1) {
-        if (budget <= 0) return -1;
-        const unsigned c = (lowest(left) + start) & (kCuckooBucketSlots - 1);
-        word moving = word_of(tile, xv, c);
-        const Key j = key_of(moving);
-        const std::uint32_t y = second_bucket(j, x);
+        if (s.budget <= 0) return -1;
+        const unsigned c = slot_at(lowest(left), start);
+        const word moving = word_of(tile, xv, c);
+        const std::uint32_t y = second_bucket(key_of(moving), x);
         if (!try_lock(tile, y)) {
-          blocked = true;
+          s.blocked = true;
           continue;
         }
         int placed = -1;
         if (pass == 0) {
-          --budget;
-          placed = place_in(tile, y, j, moving);
+          --s.budget;
+          placed = place_in(tile, y, key_of(moving), moving);
         } else if constexpr (Depth > 0) {
-          held[n] = y;
-          const int freed = make_room<Depth - 1>(tile, y, held, n + 1, blocked, start + 3, budget);
+          s.held[s.held_count++] = y;
+          const int freed = make_room<Depth - 1>(tile, y, start + 3, s);
+          --s.held_count;
           if (freed >= 0) {
             // A tombstone under our lock of y: no other tile takes it.
             if (tile.thread_rank() == 0) (void)cas(y, static_cast<unsigned>(freed), tombstone_word(), moving);
             placed = freed;
           }
         }
-        if (placed >= 0) {
-          // The copy is in y; vacate the original. Operations that change j act
-          // on the original while it is there, so a failed CAS means its value
-          // changed: carry the change to the copy, then try again.
-          if (tile.thread_rank() == 0) {
-            fence();
-            for (;;) {
-              const word old = cas(x, c, moving, tombstone_word());
-              if (old == moving || key_of(old) != j) break;  // vacated (a key change cannot happen: x is locked)
-              (void)cas(y, static_cast<unsigned>(placed), moving, old);
-              fence();
-              moving = old;
-            }
-            note(hash_detail::kDisplacements);
-          }
-          unlock(tile, y);
-          return static_cast<int>(c);
+        if (placed >= 0 && tile.thread_rank() == 0) {
+          hand_over(x, c, moving, tombstone_word(), y, static_cast<unsigned>(placed));
+          note(hash_detail::kDisplacements);
         }
         unlock(tile, y);
+        if (placed >= 0) return static_cast<int>(c);
       }
     }
     return -1;
   }
 
-  /// The insert's path when neither bucket has an empty slot: under the locks
-  /// of both buckets, look again, reuse a dead slot or tombstone, or make room.
-  /// Out of line: the lock-free fast path keeps its registers and code small.
-  /// Bounded: a try spends at most kCuckooSearchBudget bucket reads, a
-  /// blocked insert tries at most kCuckooMaxInsertAttempts times, and the
-  /// first insert that fails sets the give-up flag, after which every locked
-  /// insert of the launch fails at once (a full table fails fast).
+  /// The insert's path, in kernels where finds or erases run too, when
+  /// neither bucket has an empty slot: under the locks of both buckets, look
+  /// again, reuse a dead slot or tombstone, or make room. Out of line: the
+  /// lock-free fast path keeps its registers and code small. Bounded: a try
+  /// spends at most kCuckooSearchBudget bucket reads, a blocked insert tries
+  /// at most kCuckooMaxInsertAttempts times, and the first insert that fails
+  /// sets the give-up flag, after which every locked insert of the launch
+  /// fails at once (a full table fails fast).
   __device__ __noinline__ std::uint32_t insert_locked(const tile_type& tile, Key k, Value v, std::uint32_t b1,
                                                       std::uint32_t b2) const requires(kWrites) {
-    for (unsigned attempt = 0;; ++attempt) {
-      if (gave_up(tile) || !lock_pair(tile, b1, b2, true)) return kHashFailed;
+    return with_retries(tile, [&](unsigned attempt) -> std::uint32_t {
+      if (gave_up(tile) || !lock_pair(tile, b1, b2, true)) return cuckoo_detail::kGaveUp;
+      const std::uint32_t r = insert_under_locks(tile, k, v, b1, b2, attempt);
+      unlock(tile, b2);
+      unlock(tile, b1);
+      return r;
+    });
+  }
+  /// One try of insert_locked, holding both buckets' locks.
+  __device__ std::uint32_t insert_under_locks(const tile_type& tile, Key k, Value v, std::uint32_t b1, std::uint32_t b2,
+                                              unsigned attempt) const requires(kWrites) {
+    for (;;) {  // again when lock-free claims took our empty slots, or dead slots revived
       std::uint32_t r = cuckoo_detail::kRestart;
-      while (r == cuckoo_detail::kRestart) {  // restarts here: lock-free claims took our empty slots
-        const view x = read_bucket(tile, b1, k);
-        if (x.match != 0) {
-          const unsigned i = lowest(x.match);
-          const word seen = word_of(tile, x, i);
-          r = lead(tile, [&] { return set_value(b1, i, seen, k, v); });
-          continue;
-        }
-        if (x.empty != 0) {
-          r = lead(tile, [&] { return claim(b1, x.empty, k, v, true); });
-          continue;
-        }
+      const view x = read_bucket(tile, b1, k);
+      if (x.match != 0) {
+        r = update_at(tile, b1, x, k, v);
+      } else if (x.empty != 0) {
+        r = lead(tile, [&] { return claim(b1, x.empty, k, v, true); });
+      } else {
         fence();
         const view y = read_bucket(tile, b2, k);
         if (y.match != 0) {  // no move of k can run: it would need our lock of b1
-          const unsigned i = lowest(y.match);
-          const word seen = word_of(tile, y, i);
-          r = lead(tile, [&] { return set_value(b2, i, seen, k, v); });
-          continue;
-        }
-        if (y.empty != 0) {
+          r = update_at(tile, b2, y, k, v);
+        } else if (y.empty != 0) {
           r = lead(tile, [&] { return claim(b2, y.empty, k, v, true); });  // b2 locked: a k found is not a copy
-          continue;
-        }
-        word seen[kCuckooBucketSlots];
-        unsigned open = reusable(tile, x, k, seen);
-        if (open != 0 && lead(tile, [&]() -> std::uint32_t { return reuse(b1, open, seen, k, v); })) {
-          r = kHashInserted;
-          break;
-        }
-        open = reusable(tile, y, k, seen);
-        if (open != 0 && lead(tile, [&]() -> std::uint32_t { return reuse(b2, open, seen, k, v); })) {
-          r = kHashInserted;
-          break;
-        }
-        if (open != 0) continue;  // revived under us: look again
-        bool blocked = false;
-        int budget = kCuckooSearchBudget;
-        std::uint32_t held[kMaxEvictionDepth + 3] = {b1, b2};
-        const unsigned start = static_cast<unsigned>(Hash{}(static_cast<std::uint32_t>(k) + attempt));
-        std::uint32_t target = b1;
-        int freed = make_room<kMaxEvictionDepth>(tile, b1, held, 2, blocked, start, budget);
-        if (freed < 0) {
-          target = b2;
-          freed = make_room<kMaxEvictionDepth>(tile, b2, held, 2, blocked, start + 1, budget);
-        }
-        if (freed >= 0) {
-          if (tile.thread_rank() == 0) (void)cas(target, static_cast<unsigned>(freed), tombstone_word(), pack(k, v));
-          r = kHashInserted;
         } else {
-          r = blocked ? cuckoo_detail::kBlocked : kHashFailed;
+          r = reuse_dead(tile, k, v, b1, x, b2, y);
+          if (r == cuckoo_detail::kFull) return make_room_locked(tile, k, v, b1, b2, attempt);
         }
       }
-      unlock(tile, b2);
-      unlock(tile, b1);
-      if (r == cuckoo_detail::kBlocked && attempt + 1 >= kCuckooMaxInsertAttempts) r = kHashFailed;
-      if (r == kHashFailed) give_up(tile);
-      if (r != cuckoo_detail::kBlocked) return r;
-      __nanosleep(64u << min(attempt, 6u));
+      if (r != cuckoo_detail::kRestart && r != cuckoo_detail::kFull) return r;
     }
+  }
+  /// Room for {k, v} by a path of moves out of bucket 1, else bucket 2 (both locked).
+  __device__ std::uint32_t make_room_locked(const tile_type& tile, Key k, Value v, std::uint32_t b1, std::uint32_t b2,
+                                            unsigned attempt) const requires(kWrites) {
+    path_search s{{b1, b2}, 2, kCuckooSearchBudget, false, 0};
+    const auto start = static_cast<unsigned>(Hash{}(static_cast<std::uint32_t>(k) + attempt));
+    std::uint32_t target = b1;
+    int freed = make_room<kMaxEvictionDepth>(tile, b1, start, s);
+    if (freed < 0) {
+      target = b2;
+      freed = make_room<kMaxEvictionDepth>(tile, b2, start + 1, s);
+    }
+    if (freed < 0) return s.blocked ? cuckoo_detail::kBlocked : kHashFailed;
+    if (tile.thread_rank() == 0) (void)cas(target, static_cast<unsigned>(freed), tombstone_word(), pack(k, v));
+    return kHashInserted;
+  }
+
+  // ---- the insert-only path: the bulk insert kernel ------------------------------------------
+
+  /// An insert that insert_lock_free deferred, in a kernel where only inserts
+  /// run (the header's "inserts alone"): under bucket 1's lock, an update or a
+  /// reuse, else room made by moves that take no lock of the bucket they move
+  /// into. Adds the keys it moved to `moves`. Bounded as insert_locked, but
+  /// the give-up flag is read only by tries that wait (for the lock, or
+  /// again) or need longer paths than one move: one word read by every
+  /// deferred insert would be a hot spot.
+  __device__ __noinline__ std::uint32_t insert_alone_deferred(const tile_type& tile, Key k, Value v,
+                                                              unsigned& moves) const
+      requires(has_op(Ops, hash_ops::insert)) {
+    const std::uint32_t b1 = first_bucket(k), b2 = second_bucket(k, b1);
+    return with_retries(tile, [&](unsigned attempt) -> std::uint32_t {
+      if ((attempt > 0 && gave_up(tile)) || !lock_one(tile, b1, true)) return cuckoo_detail::kGaveUp;
+      path_search s{{b1}, 1, kCuckooAloneSearchBudget, false, 0};
+      const auto start = static_cast<unsigned>(Hash{}(static_cast<std::uint32_t>(k) + attempt));
+      const std::uint32_t r = insert_alone_locked(tile, k, v, b1, b2, start, s);
+      unlock(tile, b1);
+      moves += s.moves;
+      return r;
+    });
+  }
+  /// One try of insert_alone_deferred, holding bucket 1's lock. Under it k
+  /// can neither arrive in its buckets (neither has an empty slot, and the
+  /// other inserts of k that could reuse or make room wait for this lock)
+  /// nor leave them (keys leave bucket 1 only under its lock; a key in its
+  /// second bucket never moves), so one read of each, both in flight, decides.
+  __device__ std::uint32_t insert_alone_locked(const tile_type& tile, Key k, Value v, std::uint32_t b1,
+                                               std::uint32_t b2, unsigned start, path_search& s) const
+      requires(kWrites) {
+    for (;;) {  // again when dead slots revived under us
+      const ulonglong2 q1 = load_quarter(b1, tile.thread_rank()), q2 = load_quarter(b2, tile.thread_rank());
+      const view x = make_view(tile, q1, k), y = make_view(tile, q2, k);
+      std::uint32_t r = cuckoo_detail::kRestart;
+      if (x.match != 0) {
+        r = update_at(tile, b1, x, k, v);
+      } else if (y.match != 0) {
+        r = update_at(tile, b2, y, k, v);
+      } else if (x.empty != 0) {  // not expected (both were full), but a claim is always right
+        r = lead(tile, [&] { return claim(b1, x.empty, k, v, true); });
+      } else if (y.empty != 0) {  // a k found by the claim is no copy: moves of k need our lock
+        r = lead(tile, [&] { return claim(b2, y.empty, k, v, true); });
+      } else {
+        r = reuse_dead(tile, k, v, b1, x, b2, y);
+        if (r == cuckoo_detail::kFull) {
+          alone_try a{pack(k, v), start, b1, b2, x, {}, 0, false};
+          const bool placed = deepen<1>(tile, a, s);
+          if (a.b2_lock > 0) unlock(tile, b2);
+          if (placed) return kHashInserted;
+          return a.gave_up ? cuckoo_detail::kGaveUp : s.blocked ? cuckoo_detail::kBlocked : kHashFailed;
+        }
+      }
+      if (r != cuckoo_detail::kRestart && r != cuckoo_detail::kFull) return r;
+    }
+  }
+  /// An insert-only try's two buckets: bucket 1 (locked) and its read, bucket
+  /// 2 and its read under its own lock, taken when a path from it is first
+  /// needed (b2_lock: 0 not tried, 1 held, -1 held by another tile); and
+  /// whether it stopped because another insert had given up.
+  struct alone_try {
+    word kv;
+    unsigned start;
+    std::uint32_t b1, b2;
+    view x, y;
+    int b2_lock;
+    bool gave_up;
+  };
+  /// Paths of Depth moves, then longer ones up to kMaxEvictionDepth + 1:
+  /// from bucket 1, then from bucket 2. Shortest first: most deferred inserts
+  /// need one move, and a longer path costs more reads and locks. Whether
+  /// the new key was placed.
+  template <int Depth>
+  __device__ bool deepen(const tile_type& tile, alone_try& a, path_search& s) const requires(kWrites) {
+    if (put_alone<Depth>(tile, a.b1, a.x, a.kv, a.start, s) >= 0) return true;
+    if (a.b2_lock == 0) {
+      a.b2_lock = try_lock(tile, a.b2) ? 1 : -1;
+      if (a.b2_lock > 0) {
+        // Read again under its lock: keys may have left it since the first read.
+        s.held[s.held_count++] = a.b2;
+        --s.budget;
+        a.y = read_bucket(tile, a.b2, empty_key);
+      } else {
+        s.blocked = true;
+      }
+    }
+    if (a.b2_lock > 0 && put_alone<Depth>(tile, a.b2, a.y, a.kv, a.start + 1, s) >= 0) return true;
+    if constexpr (Depth <= kMaxEvictionDepth) {
+      // Longer paths: rare while the table has room, and a full table's inserts would search them all.
+      a.gave_up = gave_up(tile);
+      return !a.gave_up && deepen<Depth + 1>(tile, a, s);
+    }
+    return false;
+  }
+  /// Puts `incoming` into bucket x, read as xv under x's lock held by this
+  /// tile: into an empty or dead slot, else into the slot of one of x's
+  /// first-bucket keys, which first moves to its second bucket (copy first),
+  /// along a path of at most Depth moves, each out of a bucket this tile
+  /// holds locked. The slot, or -1 with nothing changed.
+  template <int Depth>
+  __device__ int put_alone(const tile_type& tile, std::uint32_t x, const view& xv, word incoming, unsigned start,
+                           path_search& s) const requires(kWrites) {
+    // When taken meanwhile, x is full: its first-bucket keys in xv are still there (locked).
+    if (const int slot = take_slot(tile, x, xv, incoming); slot >= 0) return slot;
+    const unsigned candidates = rotated(movable(tile, xv, x, s), start);
+    const int moved = move_once(tile, x, xv, candidates, incoming, start, s);
+    if constexpr (Depth > 1) {
+      if (moved >= 0) return moved;
+      for (unsigned left = candidates; left != 0 && s.budget > 0; left &= left - 1) {
+        const unsigned c = slot_at(lowest(left), start);
+        const word moving = word_of(tile, xv, c);
+        const std::uint32_t y = second_bucket(key_of(moving), x);
+        if (!try_lock(tile, y)) {
+          s.blocked = true;
+          continue;
+        }
+        s.held[s.held_count++] = y;
+        --s.budget;
+        // Read under y's lock: the keys a deeper move takes out of y stay there until it does.
+        const int copy = put_alone<Depth - 1>(tile, y, read_bucket(tile, y, empty_key), moving, start + 3, s);
+        --s.held_count;
+        if (copy >= 0 && tile.thread_rank() == 0) hand_over(x, c, moving, incoming, y, static_cast<unsigned>(copy));
+        unlock(tile, y);
+        if (copy >= 0) {
+          ++s.moves;
+          return static_cast<int>(c);
+        }
+      }
+    }
+    return moved;
+  }
+  /// The second bucket of the candidate at the lowest bit of `rotated_left`.
+  [[nodiscard]] __device__ std::uint32_t candidate_bucket(const tile_type& tile, std::uint32_t x, const view& xv,
+                                                          unsigned rotated_left, unsigned start) const {
+    return second_bucket(key_of(word_of(tile, xv, slot_at(lowest(rotated_left), start))), x);
+  }
+  /// One move out of x (locked by this tile): the first candidate (slots of
+  /// x in `candidates`, rotated by `start`) whose second bucket has an empty
+  /// or dead slot is copied there (take_slot), and its slot of x takes
+  /// `incoming`. The copy needs no lock of its bucket: a lock keeps live keys
+  /// in a bucket, and this move takes none out of it; empty slots only fill,
+  /// so claiming one is a CAS, as for a new key. The candidates' second
+  /// buckets are read kBatch at a time, a 16-byte load per lane each, all in
+  /// flight: most deferred inserts find a bucket with room in the first
+  /// batch. The slot of x, or -1.
+  __device__ int move_once(const tile_type& tile, std::uint32_t x, const view& xv, unsigned candidates, word incoming,
+                           unsigned start, path_search& s) const requires(kWrites) {
+    constexpr int kBatch = 4;
+    // Per batch only the loads stay live; each candidate's word and bucket are found again from `left`.
+    for (unsigned left = candidates; left != 0 && s.budget > 0;) {
+      ulonglong2 q[kBatch];
+      unsigned batch = left;
+#pragma unroll
+      for (int i = 0; i < kBatch; ++i, batch &= batch - 1)
+        if (batch != 0) q[i] = load_quarter(candidate_bucket(tile, x, xv, batch, start), tile.thread_rank());
+      s.budget -= __popc(left ^ batch);
+#pragma unroll
+      for (int i = 0; i < kBatch && left != 0; ++i, left &= left - 1) {
+        const view yv = make_view(tile, q[i], empty_key);
+        if (yv.empty == 0 && reusable(tile, yv, empty_key) == 0) continue;
+        const unsigned c = slot_at(lowest(left), start);
+        const word moving = word_of(tile, xv, c);
+        const int copy = take_slot(tile, second_bucket(key_of(moving), x), yv, moving);
+        if (copy < 0) continue;
+        const std::uint32_t y = second_bucket(key_of(moving), x);
+        if (tile.thread_rank() == 0) hand_over(x, c, moving, incoming, y, static_cast<unsigned>(copy));
+        ++s.moves;
+        return static_cast<int>(c);
+      }
+    }
+    return -1;
   }
 };
 

@@ -1,5 +1,6 @@
-// What the hash map tests share: keys that no map takes for a sentinel, and
-// a bulk find read back to the host.
+// What the hash map tests share: keys that no map takes for a sentinel, a
+// bulk insert and a bulk find from and to the host, and the check of a map
+// against a std::unordered_map model.
 #pragma once
 
 #include <algorithm>
@@ -43,6 +44,39 @@ std::vector<std::uint32_t> find_all(Map& map, const std::vector<std::uint32_t>& 
   std::vector<std::uint32_t> got = out.to_host();
   got.resize(keys.size());
   return got;
+}
+
+/// insert_async of host keys and values: the call's counts.
+template <class Map>
+hash_result insert_batch(Map& map, const std::vector<std::uint32_t>& keys, const std::vector<std::uint32_t>& values) {
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)},
+      d_values{std::span<const std::uint32_t>(values)};
+  hash_counts counts;
+  map.insert_async(d_keys.data(), d_values.data(), keys.size(), counts);
+  return counts.result();
+}
+
+/// The map holds exactly the model: its size, each live entry once with the
+/// model's value (retrieve_all), and the model's value from a find of every key.
+template <class Map>
+void expect_same_as(Map& map, const std::unordered_map<std::uint32_t, std::uint32_t>& model) {
+  ASSERT_EQ(map.size(), model.size());
+  device_buffer<std::uint32_t> out_keys(std::max<std::size_t>(model.size(), 1)),
+      out_values(std::max<std::size_t>(model.size(), 1));
+  ASSERT_EQ(map.retrieve_all(out_keys.data(), out_values.data()), model.size());
+  const std::vector<std::uint32_t> keys = out_keys.to_host(), values = out_values.to_host();
+  std::unordered_set<std::uint32_t> seen;
+  for (std::size_t i = 0; i < model.size(); ++i) {
+    ASSERT_TRUE(seen.insert(keys[i]).second) << "key " << keys[i] << " stored twice";
+    const auto it = model.find(keys[i]);
+    ASSERT_NE(it, model.end()) << "key " << keys[i] << " was never inserted";
+    ASSERT_EQ(values[i], it->second) << "key " << keys[i];
+  }
+  std::vector<std::uint32_t> model_keys;
+  for (const auto& entry : model) model_keys.push_back(entry.first);
+  const std::vector<std::uint32_t> found = find_all(map, model_keys);
+  for (std::size_t i = 0; i < model_keys.size(); ++i)
+    ASSERT_EQ(found[i], model.at(model_keys[i])) << "find of key " << model_keys[i];
 }
 
 /// A mixed batch checked against the contract's semantics: keys [0, 2 third)

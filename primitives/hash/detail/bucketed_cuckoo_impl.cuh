@@ -1,9 +1,11 @@
 // Kernels and host side of bucketed_cuckoo_map: one tile of kCuckooTile
 // threads per operation, tiles taking operations in a grid-stride loop (round
 // 2's 4-keys-per-tile bulk kernels were slower for finds, 15.6 against 17.2
-// G/s at load 0.5, and were dropped). Each tile's first thread counts
-// outcomes in registers and the block adds all of a kernel's counts in one
-// shared reduction (hash_detail::block_add). Moves are counted where they happen.
+// G/s at load 0.5, and were dropped; the bulk insert steps a warp's tiles
+// together, for its queue of deferred inserts). Each tile's first thread
+// counts outcomes in registers and the block adds all of a kernel's counts
+// in one shared reduction (hash_detail::block_add); the bulk insert counts
+// its moves so too, the mixed kernel's locked path where they happen.
 #pragma once
 
 #include <algorithm>
@@ -33,24 +35,77 @@ __device__ bool refused(const Ref& t, Key key, Value value, bool has_value) {
   return key == t.empty_key || key == t.tombstone_key() || (has_value && value == t.empty_value);
 }
 
+/// Blocks of the bulk insert kernel per multiprocessor. Its registers are
+/// capped at 40 for 6 (1536 threads): the lock-free part needs 39 (ptxas,
+/// sm_90), so it keeps them all while the rare deferred path spills. Uncapped,
+/// that path's 80 registers held the kernel to 768 threads.
+inline constexpr int kInsertBlocksPerSm = 6;
+/// Tiles per warp, and the deferred inserts a warp's queue holds (up to 7
+/// waiting plus one from each tile).
+inline constexpr int kWarpTiles = 32 / kCuckooTile;
+inline constexpr int kWarpQueue = 2 * kWarpTiles;
+
+/// Bulk insert: only inserts run in this kernel, so an insert whose two
+/// buckets are full takes the insert-only path (insert_alone_deferred). A
+/// warp's tiles queue those inserts in shared memory and take them up
+/// kWarpTiles at a time, one per tile: one deferred insert costs several
+/// times a common one, and taken where met it would hold the warp's other
+/// tiles idle at the reconvergence point after it (at load 0.9, one warp
+/// step in five has one). The warps take kWarpTiles keys per step in a
+/// grid-stride loop, so that the queue's steps are the same for all lanes;
+/// the grid is at most the resident blocks, so each warp takes many steps.
 template <class Ref, class Key, class Value>
-__global__ void __launch_bounds__(kBlock)
+__global__ void __launch_bounds__(kBlock, kInsertBlocksPerSm)
     insert_kernel(Ref t, const Key* keys, const Value* values, std::size_t n, unsigned long long* counts) {
-  unsigned long long inserted = 0, failed = 0, sentinel = 0;
-  for_each_op(n, [&](const auto& tile, std::size_t i) {
-    const bool lead = tile.thread_rank() == 0;
-    const Key k = keys[i];
-    const Value v = values[i];
-    if (refused(t, k, v, true)) {
-      sentinel += lead;
-      return;
-    }
-    const std::uint32_t outcome = t.insert(tile, k, v);  // the whole tile takes part
+  __shared__ typename Ref::word queues[kBlock / 32][kWarpQueue];
+  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const auto tile = cg::tiled_partition<kCuckooTile>(warp);
+  typename Ref::word* queue = queues[warp.meta_group_rank()];
+  const bool lead = tile.thread_rank() == 0;
+  unsigned inserted = 0, failed = 0, sentinel = 0, moves = 0;
+  const auto count = [&](std::uint32_t outcome) {
     inserted += lead && outcome == kHashInserted;
     failed += lead && outcome == kHashFailed;
-  });
-  hash_detail::block_add({inserted, failed, sentinel},
-                         {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel}, counts);
+  };
+  const auto settle = [&](typename Ref::word pair) {
+    unsigned moved = 0;  // the same in every thread of the tile: the first one counts it
+    count(t.insert_alone_deferred(tile, Ref::key_of(pair), Ref::value_of(pair), moved));
+    moves += lead ? moved : 0;
+  };
+  unsigned queued = 0;  // the same in every lane of the warp
+  const std::size_t warps = std::size_t{gridDim.x} * (blockDim.x / 32);
+  for (std::size_t first = (std::size_t{blockIdx.x} * (blockDim.x / 32) + warp.meta_group_rank()) * kWarpTiles;
+       first < n; first += warps * kWarpTiles) {
+    const std::size_t i = first + tile.meta_group_rank();
+    bool deferred = false;
+    Key k{};
+    Value v{};
+    if (i < n) {
+      k = keys[i];
+      v = values[i];
+      if (refused(t, k, v, true)) {
+        sentinel += lead;
+      } else {
+        const std::uint32_t outcome = t.insert_lock_free(tile, k, v);  // the whole tile takes part
+        deferred = outcome == cuckoo_detail::kDeferred;
+        if (!deferred) count(outcome);
+      }
+    }
+    const unsigned votes = warp.ballot(lead && deferred);
+    if (lead && deferred) queue[queued + __popc(votes & ((1u << warp.thread_rank()) - 1))] = Ref::pack(k, v);
+    queued += __popc(votes);
+    if (queued >= kWarpTiles) {
+      warp.sync();
+      queued -= kWarpTiles;
+      settle(queue[queued + tile.meta_group_rank()]);
+      warp.sync();  // before the next step's entries overwrite these
+    }
+  }
+  warp.sync();
+  if (tile.meta_group_rank() < queued) settle(queue[tile.meta_group_rank()]);
+  hash_detail::block_add(
+      {inserted, failed, sentinel, moves},
+      {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel, hash_detail::kDisplacements}, counts);
 }
 
 template <class Ref, class Key, class Value>
@@ -164,6 +219,10 @@ __global__ void clear_kernel(Ref t) {
 inline unsigned grid_for(std::size_t ops) {
   return std::clamp(graphkit::blocks_for(ops * kCuckooTile, kBlock), 1u, 1u << 16);
 }
+/// The bulk insert's grid: no more blocks than are resident at once.
+inline unsigned insert_grid_for(std::size_t ops) {
+  return graphkit::grid_stride_blocks(ops * kCuckooTile, kBlock, kInsertBlocksPerSm);
+}
 inline unsigned grid_for_slots(std::size_t slots) { return graphkit::grid_stride_blocks(slots, kBlock); }
 
 /// Buckets for a capacity of `capacity` slots: whole buckets, at least 2.
@@ -194,8 +253,8 @@ void bucketed_cuckoo_map<Key, Value, Hash>::insert_async(const Key* d_keys, cons
   counts.reset(stream);
   if (n == 0) return;
   reset_give_up(stream);
-  cuckoo_detail::insert_kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(
-      counting_ref(counts), d_keys, d_values, n, counts.data());
+  cuckoo_detail::insert_kernel<<<cuckoo_detail::insert_grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(
+      ref(), d_keys, d_values, n, counts.data());
   GRAPHKIT_CHECK_LAUNCH();
 }
 

@@ -18,9 +18,10 @@
 // pass in which each tile ranks its items, gets its per-bucket offsets by
 // decoupled look-back and scatters; see detail/onesweep.cuh), `radix_sort`
 // (a stable CUB radix sort on the bucket-id bits; any m, the fallback past
-// 256), and `automatic`: warp for m = 1, block for 2 <= m < 256, onesweep
-// at m = 256 (tuning::kOnesweepMinBuckets, from the H100 measurements: it
-// loses to block below), radix_sort beyond; all set in detail/dispatch.cuh.
+// 256), and `automatic`: warp for m = 1, block for 2 <= m <= 256 (onesweep
+// from tuning::kOnesweepMinBuckets up, which the H100 measurements put past
+// 256: it loses or ties below), radix_sort beyond; all set in
+// detail/dispatch.cuh.
 // Offsets alone take the one-sweep histogram pass.
 //
 // Traffic: 12 bytes per 32-bit key (read twice, written once) for block and

@@ -49,14 +49,14 @@ struct tuning_sm90 {
   /// `automatic` takes the one-sweep method from this m up (and below 2^30
   /// items), the block method below it: THE place to set from the H100
   /// measurements (multisplit_bench's block and onesweep rows; bench/NOTES.md
-  /// multisplit steps 8-11). Session 11, 2^28 keys / 2^27 pairs, ms, onesweep
-  /// vs block in the same runs: keys m = 2 1.67 vs 1.47, m = 32 2.49 vs
-  /// 2.27, m = 256 3.40-3.67 vs 3.51; pairs m = 2 1.42 vs 0.95, m = 32 1.75
-  /// vs 1.39, m = 128 2.16-2.26 vs 2.15, m = 256 2.47-2.76 vs 2.85. Both
-  /// move the same 12 B/key; the block method's pre-scan/post-scan pair has
-  /// no look-back latency in a tile's path, and its m x tiles matrix only
-  /// weighs at large m (16 m B per 2,048-key tile: 2 B/key at m = 256).
-  static constexpr std::uint32_t kOnesweepMinBuckets = 256;
+  /// multisplit steps 8-14). Session 11, 2^28 keys / 2^27 pairs, ms,
+  /// onesweep vs block in the same run: uniform keys m = 2 1.67 vs 1.41,
+  /// m = 32 2.07 vs 1.92, m = 256 2.84 vs 2.84; uniform pairs m = 256 2.34
+  /// vs 2.52, but skewed pairs m = 256 2.07 vs 1.39. Both move the same
+  /// 12 B/key; the block method has no look-back latency in a tile's path,
+  /// and its m x tiles matrix weighs only at large m (2 B/key at m = 256).
+  /// So block everywhere (257: never); `onesweep` stays selectable.
+  static constexpr std::uint32_t kOnesweepMinBuckets = kMultisplitBlockMaxBuckets + 1;
 };
 using tuning = tuning_sm90;
 

@@ -34,17 +34,15 @@ using namespace graphkit;
 /// The two-hop paths walk `w` (not auto) takes (apps/tricount/gpu/orient.cuh):
 /// the probes every method makes.
 std::uint64_t walked_paths(const csr_graph& g, tricount::walk w) {
-  auto ranks_below = [](std::uint64_t degree_a, vertex_t a, std::uint64_t degree_b, vertex_t b) {
-    return degree_a < degree_b || (degree_a == degree_b && a < b);
-  };
-  auto above = [&](vertex_t a, vertex_t b) { return ranks_below(g.degree(a), a, g.degree(b), b); };
+  using tricount::ranks_below;
+  auto points_to = [&](vertex_t a, vertex_t b) { return ranks_below(g.degree(a), a, g.degree(b), b); };
   std::vector<std::uint64_t> out(g.num_vertices);
   for (vertex_t u = 0; u < g.num_vertices; ++u)
-    for (vertex_t v : g.neighbors(u)) out[u] += above(u, v);
+    for (vertex_t v : g.neighbors(u)) out[u] += points_to(u, v);
   std::uint64_t paths = 0;
   for (vertex_t u = 0; u < g.num_vertices; ++u)
     for (vertex_t v : g.neighbors(u)) {
-      if (!above(u, v)) continue;
+      if (!points_to(u, v)) continue;
       if (w == tricount::walk::out_lists || ranks_below(out[v], v, out[u], u)) paths += out[v];
       else if (out[u] >= 2) paths += out[u];  // v pulls u
     }

@@ -26,7 +26,7 @@ int run(apps::common_options& o, bool per_vertex, const std::string& method_text
   const method chosen = parse_method(method_text);
   // An empty --walk is the default, auto.
   const walk walked = walk_text.empty() ? walk::automatic : parse_walk(walk_text);
-  if (!on_gpu && !walk_text.empty()) throw input_error("--walk applies to --device gpu only");
+  if (!on_gpu && walked != walk::automatic) throw input_error("--walk applies to --device gpu only");
   if (!on_gpu && chosen != method::automatic) throw input_error("--method applies to --device gpu only");
   apps::report r("tricount");
   apps::input_info info;

@@ -40,13 +40,11 @@ const char* walk_name(walk w) {
 
 walk_statistics walk_statistics_of(const csr_graph& g) {
   // The orientation's (degree, id) order (apps/tricount/gpu/orient.cuh).
-  auto above = [&](vertex_t a, vertex_t b) {
-    return g.degree(a) < g.degree(b) || (g.degree(a) == g.degree(b) && a < b);
-  };
+  auto points_to = [&](vertex_t a, vertex_t b) { return ranks_below(g.degree(a), a, g.degree(b), b); };
   walk_statistics s;
   for (vertex_t u = 0; u < g.num_vertices; ++u) {
     std::uint64_t out = 0;
-    for (const vertex_t v : g.neighbors(u)) out += above(u, v);
+    for (const vertex_t v : g.neighbors(u)) out += points_to(u, v);
     s.out_lists_paths += (g.degree(u) - out) * out;
     s.out_degree_squares += out * out;
     s.oriented_edges += out;

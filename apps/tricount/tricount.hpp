@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/tricount/degree_order.hpp"
 #include "apps/common/report.hpp"
 #include "graph/build.hpp"
 #include "graph/csr.hpp"

@@ -2,7 +2,8 @@
 //
 // Follows "GPU Multisplit" (Ashkiani, Davidson, Meyer, Owens, PPoPP 2016) and
 // its extended study (ACM TOPC 2017): work is localized to warps or blocks,
-// whose histograms come from warp votes instead of shared-memory atomics; one
+// whose ranks come from warp votes; their histograms from votes (warp
+// method) or shared-memory atomics (block method: faster on the H100); one
 // global scan over the bucket-major histogram matrix gives every (bucket,
 // warp-or-block) its output base; a post-scan reorders each warp's or block's
 // keys by bucket in shared memory so the global writes coalesce.

@@ -88,22 +88,20 @@ TEST(TricountWalk, AutoRuleAsksEightPathsSavedPerEdge) {
 TEST(TricountWalk, AutoTakesShorterSideOnRmatAndOutListsOnRegularGraphs) {
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
-  for (const char* spec : {"rmat:14", "rmat:16", "uniform:14", "uniform:12:8", "grid:64x64"}) {
+  for (const char* spec : {"rmat:16", "uniform:14", "uniform:12:8", "grid:64x64"}) {
     SCOPED_TRACE(spec);
     const csr_graph g = simple_undirected(generate(spec, seed));
     const walk_statistics s = walk_statistics_of(g);
     // The sums' meaning, edge by edge: out-lists walks d+(v) for each u -> v,
     // shorter-side at most min(d+(u), d+(v)), which sum d+(u)^2 bounds.
-    auto above = [&](vertex_t a, vertex_t b) {
-      return g.degree(a) < g.degree(b) || (g.degree(a) == g.degree(b) && a < b);
-    };
+    auto points_to = [&](vertex_t a, vertex_t b) { return tricount::ranks_below(g.degree(a), a, g.degree(b), b); };
     std::vector<std::uint64_t> out(g.num_vertices);
     for (vertex_t u = 0; u < g.num_vertices; ++u)
-      for (const vertex_t v : g.neighbors(u)) out[u] += above(u, v);
+      for (const vertex_t v : g.neighbors(u)) out[u] += points_to(u, v);
     std::uint64_t out_lists = 0, shorter = 0;
     for (vertex_t u = 0; u < g.num_vertices; ++u)
       for (const vertex_t v : g.neighbors(u))
-        if (above(u, v)) out_lists += out[v], shorter += std::min(out[u], out[v]);
+        if (points_to(u, v)) out_lists += out[v], shorter += std::min(out[u], out[v]);
     EXPECT_EQ(s.out_lists_paths, out_lists);
     EXPECT_LE(shorter, s.out_degree_squares);
     EXPECT_EQ(auto_walk(s), spec[0] == 'r' ? walk::shorter_side : walk::out_lists);

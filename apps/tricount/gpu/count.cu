@@ -169,12 +169,11 @@ struct gpu_counter::state {
   template <detail::set_kind Kind>
   void count_heavy(const vertex_t* vertices, std::uint32_t count, detail::triangle_sink sink) {
     if (count == 0) return;
-    int per_sm = 0;
-    GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, detail::count_heavy_kernel<Kind>,
-                                                                    detail::kCountThreads, 0));
     // The bitmap method's pool holds n bits per block: keep the grid modest.
-    const int cap = Kind == detail::set_kind::bitmap ? 2 : 8;
-    const unsigned grid = std::min<unsigned>(count, sms * static_cast<unsigned>(std::clamp(per_sm, 1, cap)));
+    const unsigned cap = Kind == detail::set_kind::bitmap ? 2 : 8;
+    const unsigned per_sm =
+        std::min(resident_blocks_per_sm(detail::count_heavy_kernel<Kind>, detail::kCountThreads), cap);
+    const unsigned grid = std::min<unsigned>(count, sms * per_sm);
     detail::block_scratch scratch{};
     if constexpr (Kind == detail::set_kind::hash) {
       // Whole windows per block, so each block's table starts 16-byte aligned.
@@ -260,7 +259,7 @@ result gpu_counter::run(method m, bool per_vertex, gpu_stats& stats, walk w) {
   stats.heavy_seconds = done.seconds_since(light_done);
   stats.oriented_edges = st.num_undirected_edges;
   stats.walked = st.walked;
-  st.walk_sums_copied.synchronize();  // done already, unless the graph is empty
+  st.walk_sums_copied.synchronize();  // the host reads the walk's sums below
   stats.walk_stats = st.walk_stats();
 
   result r;

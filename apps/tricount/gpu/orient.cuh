@@ -28,6 +28,8 @@
 
 #include <cstdint>
 
+#include "apps/tricount/degree_order.hpp"
+
 #include "graph/device_csr.hpp"
 
 namespace graphkit::tricount::detail {
@@ -41,12 +43,6 @@ struct oriented_view {
     return static_cast<std::uint32_t>(offsets[v + 1] - offsets[v]);
   }
 };
-
-/// The (degree, id) order: the orientation's on full degrees, the
-/// shorter-side walk's on out-degrees.
-__device__ inline bool ranks_below(edge_t degree_a, vertex_t a, edge_t degree_b, vertex_t b) {
-  return degree_a < degree_b || (degree_a == degree_b && a < b);
-}
 
 /// Whether the shorter-side walk has x pull y -> x: y's list is the shorter
 /// (y below x in (d+, id) order), and holds something besides x (a list of

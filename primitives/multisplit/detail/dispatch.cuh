@@ -38,7 +38,8 @@ struct tuning_sm90 {
   }
   /// The one-sweep method: tiles of 8 warps x onesweep_items() items, held
   /// twice in static shared memory (as read and in bucket order): the most
-  /// items per thread, of 16, 8 and 4, whose two copies fit 32 KB. Bigger tiles mean fewer look-back words (m per tile)
+  /// items per thread, of 16 and 8, whose two copies fit 32 KB, else 4
+  /// (onesweep_scatter asserts that its storage fits 48 KB). Bigger tiles mean fewer look-back words (m per tile)
   /// and longer runs per bucket in the scatter.
   template <class Key, class Value>
   static constexpr int onesweep_items() {

@@ -124,8 +124,9 @@ struct onesweep_storage {
 /// Copies items [first, first + Tile) of `in` (those below n) into shared
 /// `to` by cp.async: all of a tile's loads are in flight at once and hold no
 /// registers; 16-byte chunks when the tile is whole and aligned, else one
-/// item per copy (items of 4, 8 or 16 bytes; other sizes go through
-/// registers). Finished by __pipeline_wait_prior and a barrier.
+/// item per copy (types of 4, 8 or 16 bytes aligned to their size: cp.async
+/// copies at that alignment; any other type goes through registers).
+/// Finished by __pipeline_wait_prior and a barrier.
 template <int Threads, int Tile, class T>
 __device__ __forceinline__ void load_tile_async(const T* in, std::size_t n, std::size_t first, T* to) {
   const std::size_t count = n - first < std::size_t{Tile} ? n - first : std::size_t{Tile};
@@ -140,7 +141,7 @@ __device__ __forceinline__ void load_tile_async(const T* in, std::size_t n, std:
     }
   }
   for (std::size_t i = threadIdx.x; i < count; i += Threads) {
-    if constexpr (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16)
+    if constexpr ((sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16) && alignof(T) >= sizeof(T))
       __pipeline_memcpy_async(to + i, in + first + i, sizeof(T));
     else to[i] = in[first + i];
   }
@@ -203,6 +204,7 @@ __global__ void __launch_bounds__(Warps * 32, kOnesweepMinBlocks)
                      std::uint32_t m, BucketOf bucket_of, const std::uint32_t* offsets, onesweep_counters* counters,
                      std::uint32_t* lookback) {
   using storage = onesweep_storage<Warps, Items, Key, Value>;
+  static_assert(sizeof(storage) <= 48 * 1024, "static shared memory: choose fewer items (tuning::onesweep_items)");
   constexpr int kThreads = Warps * 32, kTile = storage::kTile;
   __shared__ storage s;
   if (threadIdx.x == 0) s.tile = atomicAdd(&counters->next_tile, 1u);

@@ -38,11 +38,13 @@
 //     reading it for the key). One 64-bit CAS per new key in the common case.
 //     "Full" is a read without an empty slot, or a read whose empty slots
 //     other keys' CASes all took first (a failed CAS returns the word that
-//     took the slot, so nothing is read again). This lock-free part is the
-//     same in every kernel (insert_lock_free); an insert that finds both
-//     buckets full without its key is deferred to one of two paths: the
-//     locked path below in kernels where finds or erases run too
-//     (apply_async), the insert-only path ("Inserts alone") in the bulk insert.
+//     took the slot, so nothing is read again). This lock-free part is
+//     insert_lock_free in kernels where keys may move meanwhile (apply_async),
+//     and insert_claim_only in the bulk insert's first pass, where none does
+//     (no fences: "Bulk insert in two passes" below). An insert that finds
+//     both buckets full without its key is deferred: to the locked path below
+//     in apply_async's kernel, to the second pass of the bulk insert, which
+//     runs the insert-only path ("Inserts alone").
 //   * erase: one CAS {k, v} -> {k, Ev} (no tombstone to clean up, no count
 //     atomic: counts go per block). In a kernel with writers, an erase that
 //     misses in both buckets takes both buckets' locks, under which nothing
@@ -65,13 +67,47 @@
 //     reads at most kCuckooSearchBudget buckets, and the first failure sets a
 //     give-up flag after which the launch's locked inserts fail at once.
 //
-// Inserts alone (insert_async's kernel, where no find or erase runs; see
-// insert_alone_deferred): the locked path's locks serve finds and erases (no
-// key enters or leaves a locked bucket), which this kernel has none of, so
-// its deferred inserts lock less and read less:
-//   * A warp queues its deferred inserts in shared memory and takes them
-//     eight at a time, one per tile, so that one costly insert does not hold
-//     the warp's other seven tiles idle.
+// Bulk insert in two passes (insert_async; bench/NOTES.md, issue 18 step 19).
+// The keys go a chunk at a time (insert_chunk(): a quarter of the slots), each
+// chunk in two kernels, one after the other on the stream:
+//   * First pass (claim_kernel, insert_claim_only): each insert updates its
+//     key where it is, or claims an empty slot of bucket 1, else of bucket 2,
+//     by the ascending CASes above. Nothing else runs in this kernel: no key
+//     moves, none dies, no slot is reused, so a slot's key never changes once
+//     written and slots only fill. Hence no fence between the reads of bucket
+//     1 and bucket 2, a key found in bucket 2 is no move's copy (updated
+//     there at once), and "both buckets full without k" holds for the rest of
+//     the kernel: such an insert is deferred, its input index written to its
+//     warp's segment of the overflow list. A segment holds as many entries
+//     as its warp takes keys in the chunk, so it cannot overflow, and the
+//     list holds a chunk's worth (a byte per slot of the table). No tile
+//     waits for a deferred insert, and the kernel has no path that moves
+//     keys: 32 registers, 2048 threads per multiprocessor.
+//   * Every copy of a key in one chunk defers, or none does. If a copy saw
+//     both buckets full without k, no claim of the pass can put k into
+//     either: the slot it would take held another key when that copy read it,
+//     and slots never empty. So no copy finds k in the first pass, and copies
+//     of one key meet in one pass only: in the first by the ascending claims
+//     (one adds it, the rest update it), in the second under its bucket 1's
+//     lock (the first holder places it, the next ones update it).
+//   * Second pass (settle_kernel, insert_alone_deferred): the deferred
+//     inserts of the chunk, alone in their kernel, by the rules below. Its
+//     registers are its own (80): capped at 40 within a one-pass kernel (step
+//     18), this path spilled into a 448-byte stack frame per thread, past the
+//     L1, and its inserts set the pace from load 0.8 on.
+//   * The kernel boundaries order passes and chunks: a first pass starts on a
+//     table whose invariants hold (each key once; no tombstone; a key in its
+//     second bucket has a full first bucket), which is all it relies on, and
+//     sees every key its earlier chunks placed, moved or updated. The give-up
+//     flag is cleared once per call: after a failure, the deferred inserts
+//     of later chunks fail fast too.
+//
+// Inserts alone (the bulk insert's second pass, where no find or erase runs;
+// see insert_alone_deferred): the locked path's locks serve finds and erases
+// (no key enters or leaves a locked bucket), which this kernel has none of,
+// so its deferred inserts lock less and read less. (The rules also allow
+// lock-free inserts alongside, as in step 18's one-pass kernel; since step
+// 19 none runs there.)
 //   * The insert takes bucket 1's lock only (waiting for it; its holder only
 //     tries further locks, so no cycle forms), reads both buckets at once
 //     (under the lock the key neither arrives nor leaves: below), updates the
@@ -127,7 +163,7 @@
 //     instant, and the second read orders the empty slot after the search.
 //     An insert's successful CAS on an empty slot is that proof already.
 //
-// Correctness of inserts alone (the bulk insert kernel), added to the above:
+// Correctness of inserts alone (the bulk insert's second pass), added to the above:
 //   * A key has one mover at a time (the holder of its bucket's lock), and
 //     only the mover writes its copy, so moves never duplicate a key.
 //   * Two inserts of one absent key both defer only when both its buckets
@@ -137,11 +173,12 @@
 //     bucket (out of bucket 1 only under that lock; a key in its second bucket
 //     never moves), so the holder's one read of each bucket sees it if any
 //     insert placed it, and the second updates it.
-//   * A lock-free insert of a key being moved sees the original (and updates
-//     it there: hand_over carries the change to the copy) or, once it is
-//     gone, the copy: as for finds above, bucket 1 is read before bucket 2,
-//     and a copy seen while the original is still there sends the insert back
-//     to bucket 1 (gone_from_first).
+//   * (Were a lock-free insert to run alongside, as in step 18:) a lock-free
+//     insert of a key being moved sees the original (and updates it there:
+//     hand_over carries the change to the copy) or, once it is gone, the
+//     copy: as for finds above, bucket 1 is read before bucket 2, and a copy
+//     seen while the original is still there sends the insert back to bucket
+//     1 (gone_from_first). The first pass has no such case: nothing moves.
 //   * A deferred insert that makes room moves keys only out of full buckets
 //     (a bucket read with an empty slot under its lock gives that slot), so a
 //     key in its second bucket still has a full first bucket.
@@ -189,6 +226,14 @@ inline constexpr int kCuckooSearchBudget = 128;
 /// sequential model of it needs at most 190 per insert filling 2^23 slots to
 /// load 0.97, and 330 to 0.98, where 256 fails 3 inserts in 10^6).
 inline constexpr int kCuckooAloneSearchBudget = 256;
+/// A bulk insert takes its keys a chunk at a time: slots / 4 keys (at least
+/// 4096, at most 2^30), each chunk a first pass of lock-free claims and a
+/// second over the inserts it deferred. The overflow list between them holds
+/// a chunk's worth of 4-byte input indices: a byte per slot, allocated with
+/// the table.
+inline constexpr std::size_t kCuckooInsertChunkDivisor = 4;
+inline constexpr std::size_t kCuckooInsertChunkMin = 4096;
+inline constexpr std::size_t kCuckooInsertChunkMax = std::size_t{1} << 30;
 /// Sleeps a find that missed in both buckets (in a kernel with writers) waits
 /// at most for each bucket's lock to be seen free before it reads them again.
 inline constexpr unsigned kCuckooRecheckSpins = 256;
@@ -484,6 +529,38 @@ struct bucketed_cuckoo_ref {
     if (y.empty == 0) return cuckoo_detail::kDeferred;
     const std::uint32_t r = lead(tile, [&] { return claim(b2, y.empty, k, v, false); });
     return r == cuckoo_detail::kFull ? cuckoo_detail::kDeferred : r;
+  }
+
+  /// insert_lock_free in the bulk insert's first pass (the header's "Bulk
+  /// insert in two passes"): only such claims run in its kernel, so no key
+  /// moves, none dies and no slot is reused. A slot's key, once written,
+  /// stays, and a key found is in its only slot: bucket 2 is read without a
+  /// fence after bucket 1 and a match there is updated without looking at
+  /// bucket 1 again. kDeferred when both buckets are full without k (for the
+  /// whole kernel: slots only fill, and k could only come in by a claim).
+  __device__ std::uint32_t insert_claim_only(const tile_type& tile, Key k, Value v) const
+      requires(has_op(Ops, hash_ops::insert)) {
+    const std::uint32_t b1 = first_bucket(k);
+    for (;;) {  // kRestart (a slot's key changed) cannot happen here; looping keeps the outcome right anyway
+      std::uint32_t r = cuckoo_detail::kFull;
+      const view x = read_bucket(tile, b1, k);
+      if (x.match != 0) {
+        r = update_at(tile, b1, x, k, v);
+      } else if (x.empty != 0) {
+        r = lead(tile, [&] { return claim(b1, x.empty, k, v, true); });
+      }
+      if (r == cuckoo_detail::kFull) {
+        const std::uint32_t b2 = second_bucket(k, b1);
+        const view y = read_bucket(tile, b2, k);
+        if (y.match != 0) {
+          r = update_at(tile, b2, y, k, v);
+        } else if (y.empty != 0) {
+          r = lead(tile, [&] { return claim(b2, y.empty, k, v, true); });
+        }
+        if (r == cuckoo_detail::kFull) return cuckoo_detail::kDeferred;
+      }
+      if (r != cuckoo_detail::kRestart) return r;
+    }
   }
 
   // ---- erase -----------------------------------------------------------------------
@@ -1068,7 +1145,9 @@ class bucketed_cuckoo_map {
 
   /// A table of at least `capacity` slots (whole buckets of 8, at least 2
   /// buckets), all empty. Keys must differ from the empty key and the one
-  /// below it (the tombstone); values from the empty value.
+  /// below it (the tombstone); values from the empty value. Device memory:
+  /// 8 bytes per slot, a lock word per bucket, and the bulk insert's
+  /// overflow list (a 4-byte entry per insert_chunk() key, about a byte per slot).
   explicit bucketed_cuckoo_map(std::size_t capacity, graphkit::empty_key<Key> key_sentinel = {},
                                graphkit::empty_value<Value> value_sentinel = {}, cudaStream_t stream = nullptr);
 
@@ -1086,6 +1165,8 @@ class bucketed_cuckoo_map {
     return {slots_.data(), static_cast<std::uint32_t>(bucket_count()), locks_.data(), empty_key_, empty_value_,
             nullptr};
   }
+  /// Keys per launch pair of a bulk insert (the first pass, then the second over what it deferred).
+  [[nodiscard]] std::size_t insert_chunk() const noexcept { return insert_chunk_; }
   [[nodiscard]] Key empty_key_sentinel() const noexcept { return empty_key_; }
   [[nodiscard]] Value empty_value_sentinel() const noexcept { return empty_value_; }
 
@@ -1133,6 +1214,12 @@ class bucketed_cuckoo_map {
   Value empty_value_;
   device_buffer<slot> slots_;
   device_buffer<unsigned> locks_;
+  /// The bulk insert's chunk, and its overflow list (cuckoo_detail::overflow_list):
+  /// deferred inputs' indices in a segment per warp of the first pass, and each segment's count.
+  std::size_t insert_chunk_ = 0;
+  unsigned overflow_warps_ = 0;
+  device_buffer<std::uint32_t> overflow_;
+  device_buffer<unsigned> overflow_counts_;
   /// The synchronous calls' own counts (they read them before returning).
   hash_counts sync_counts_;
   mutable device_buffer<unsigned long long> scratch_;

@@ -226,6 +226,12 @@ inline constexpr int kCuckooSearchBudget = 128;
 /// sequential model of it needs at most 190 per insert filling 2^23 slots to
 /// load 0.97, and 330 to 0.98, where 256 fails 3 inserts in 10^6).
 inline constexpr int kCuckooAloneSearchBudget = 256;
+/// Tries of a deferred insert in the bulk insert's second pass whose path was
+/// blocked by other tiles' locks; after the last one (or a try that found no
+/// path) the insert goes to the chunk's last pass, where one tile settles
+/// such inserts alone, in order: whether an insert fails never depends on
+/// how other tiles were scheduled.
+inline constexpr unsigned kCuckooSettleTries = 16;
 /// A bulk insert takes its keys a chunk at a time: slots / 4 keys (at least
 /// 4096, at most 2^30), each chunk a first pass of lock-free claims and a
 /// second over the inserts it deferred. The overflow list between them holds
@@ -251,6 +257,17 @@ inline constexpr std::uint32_t kBlocked = 0xfffffff1u;   ///< a path needed a lo
 inline constexpr std::uint32_t kFull = 0xfffffff2u;      ///< every empty slot tried was taken by other keys
 inline constexpr std::uint32_t kDeferred = 0xfffffff3u;  ///< both buckets full without the key: moves needed
 inline constexpr std::uint32_t kGaveUp = 0xfffffff4u;    ///< the launch's give-up flag was set: failed, flag set
+/// A test hook: a Hash type with `static constexpr bool kCuckooForceBlocked =
+/// true` makes every try_lock of the bulk insert's parallel second pass find
+/// the lock held (a legal schedule: another tile could hold it), so its
+/// blocked inserts must all be settled by the last pass.
+template <class Hash>
+inline constexpr bool kForceBlocked = [] {
+  if constexpr (requires { Hash::kCuckooForceBlocked; })
+    return static_cast<bool>(Hash::kCuckooForceBlocked);
+  else
+    return false;
+}();
 }  // namespace cuckoo_detail
 
 template <class Key, class Value, class Hash = murmur3_hash, hash_ops Ops = hash_ops::all>
@@ -360,6 +377,13 @@ struct bucketed_cuckoo_ref {
   /// Orders this thread's earlier loads before its later ones (and its writes
   /// before its later writes), at GPU scope.
   __device__ static void fence() { __threadfence(); }
+  /// Orders this thread's earlier loads and writes before its later ones at
+  /// GPU scope without a sequentially consistent fence (fence.acq_rel: with
+  /// relaxed atomics, a release before a lock's release, an acquire after its
+  /// taking, the copy before the original's end in a move). Enough where only
+  /// lock holders and claims meet (the bulk insert's later passes); fence()'s
+  /// fence.sc stays wherever a find or an erase may run.
+  __device__ static void fence_light() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 
   // ---- find ------------------------------------------------------------------------
 
@@ -449,13 +473,13 @@ struct bucketed_cuckoo_ref {
   /// latest value. The fences put the copy before the original's end: a reader
   /// that no longer sees the original sees the copy.
   __device__ void hand_over(std::uint32_t x, unsigned c, word moving, word replacement, std::uint32_t y,
-                            unsigned copy) const requires(kWrites) {
-    fence();
+                            unsigned copy, bool light = false) const requires(kWrites) {
+    light ? fence_light() : fence();
     for (;;) {
       const word old = cas(x, c, moving, replacement);
       if (old == moving || key_of(old) != key_of(moving)) return;  // done (a key change cannot happen: see above)
       (void)cas(y, copy, moving, old);
-      fence();
+      light ? fence_light() : fence();
       moving = old;
     }
   }
@@ -717,26 +741,27 @@ struct bucketed_cuckoo_ref {
            }) != 0;
   }
   /// Takes bucket b's lock, waiting, as lock_pair (the insert-only path's
-  /// bucket 1: its holder too only tries further locks).
+  /// bucket 1: its holder too only tries further locks). An acquire fence
+  /// only: no find or erase runs with the insert-only path.
   [[nodiscard]] __device__ bool lock_one(const tile_type& tile, std::uint32_t b, bool may_give_up) const
       requires(kWrites) {
     return lead(tile, [&]() -> std::uint32_t {
              if (!acquire(b, may_give_up)) return 0u;
-             fence();
+             fence_light();
              return 1u;
            }) != 0;
   }
-  __device__ bool try_lock(const tile_type& tile, std::uint32_t b) const requires(kWrites) {
+  __device__ bool try_lock(const tile_type& tile, std::uint32_t b, bool light = false) const requires(kWrites) {
     return lead(tile, [&]() -> std::uint32_t {
              const bool got = atomicCAS(&locks[b], 0u, 1u) == 0u;
-             if (got) fence();
+             if (got) light ? fence_light() : fence();
              return got;
            }) != 0;
   }
-  __device__ void unlock(const tile_type& tile, std::uint32_t b) const requires(kWrites) {
+  __device__ void unlock(const tile_type& tile, std::uint32_t b, bool light = false) const requires(kWrites) {
     tile.sync();
     if (tile.thread_rank() == 0) {
-      fence();
+      light ? fence_light() : fence();
       atomicExch(&locks[b], 0u);
     }
   }
@@ -807,12 +832,21 @@ struct bucketed_cuckoo_ref {
     int budget;      ///< bucket reads left
     bool blocked;    ///< a lock another tile held was in the way
     unsigned moves;  ///< keys moved (the insert-only path counts them here)
+    bool sole;       ///< the only tile of its kernel (the bulk insert's last pass)
     [[nodiscard]] __device__ bool holds(std::uint32_t b) const {
       for (int h = 0; h < held_count; ++h)
         if (held[h] == b) return true;
       return false;
     }
   };
+  /// try_lock in the insert-only path (light fences). Under the
+  /// kForceBlocked test hook it never takes a lock unless the tile is alone.
+  __device__ bool try_lock_alone(const tile_type& tile, std::uint32_t b, const path_search& s) const
+      requires(kWrites) {
+    if constexpr (cuckoo_detail::kForceBlocked<Hash>)
+      if (!s.sole) return false;
+    return try_lock(tile, b, true);
+  }
   /// Slots of x's view whose live key lives in its first bucket x and whose
   /// second bucket this tile does not hold: the keys a move may take out of x.
   [[nodiscard]] __device__ unsigned movable(const tile_type& tile, const view& xv, std::uint32_t x,
@@ -946,7 +980,7 @@ struct bucketed_cuckoo_ref {
   /// Room for {k, v} by a path of moves out of bucket 1, else bucket 2 (both locked).
   __device__ std::uint32_t make_room_locked(const tile_type& tile, Key k, Value v, std::uint32_t b1, std::uint32_t b2,
                                             unsigned attempt) const requires(kWrites) {
-    path_search s{{b1, b2}, 2, kCuckooSearchBudget, false, 0};
+    path_search s{{b1, b2}, 2, kCuckooSearchBudget, false, 0, false};
     const auto start = static_cast<unsigned>(Hash{}(static_cast<std::uint32_t>(k) + attempt));
     std::uint32_t target = b1;
     int freed = make_room<kMaxEvictionDepth>(tile, b1, start, s);
@@ -961,26 +995,44 @@ struct bucketed_cuckoo_ref {
 
   // ---- the insert-only path: the bulk insert kernel ------------------------------------------
 
-  /// An insert that insert_lock_free deferred, in a kernel where only inserts
-  /// run (the header's "inserts alone"): under bucket 1's lock, an update or a
-  /// reuse, else room made by moves that take no lock of the bucket they move
-  /// into. Adds the keys it moved to `moves`. Bounded as insert_locked, but
-  /// the give-up flag is read only by tries that wait (for the lock, or
-  /// again) or need longer paths than one move: one word read by every
-  /// deferred insert would be a hot spot.
-  __device__ __noinline__ std::uint32_t insert_alone_deferred(const tile_type& tile, Key k, Value v,
-                                                              unsigned& moves) const
+  /// An insert that the bulk insert's first pass deferred, in a kernel where
+  /// only such inserts run (the header's "inserts alone"): under bucket 1's
+  /// lock, an update or a reuse, else room made by moves that take no lock of
+  /// the bucket they move into. Adds the keys it moved to `moves`.
+  ///   * In the parallel second pass (`sole` false) it never fails on its own:
+  ///     a try blocked by other tiles' locks is tried again, at most
+  ///     kCuckooSettleTries times, and one that found no path (perhaps
+  ///     because other tiles had just taken the slots it read) is not tried
+  ///     again: either way it returns kDeferred, for the last pass.
+  ///   * In the last pass (`sole`: the only tile running, so no lock is held
+  ///     by another and no slot changes under it) its outcome is that of a
+  ///     sequential insert: a try that finds no path fails and sets the
+  ///     give-up flag.
+  /// Once the flag is set (the table is full), tries that wait (for the lock,
+  /// or again) or need paths longer than one move fail at once; it is read
+  /// only there: one word read by every deferred insert would be a hot spot.
+  __device__ __noinline__ std::uint32_t insert_alone_deferred(const tile_type& tile, Key k, Value v, unsigned& moves,
+                                                              bool sole) const
       requires(has_op(Ops, hash_ops::insert)) {
     const std::uint32_t b1 = first_bucket(k), b2 = second_bucket(k, b1);
-    return with_retries(tile, [&](unsigned attempt) -> std::uint32_t {
-      if ((attempt > 0 && gave_up(tile)) || !lock_one(tile, b1, true)) return cuckoo_detail::kGaveUp;
-      path_search s{{b1}, 1, kCuckooAloneSearchBudget, false, 0};
+    const unsigned tries = sole ? kCuckooMaxInsertAttempts : kCuckooSettleTries;
+    for (unsigned attempt = 0;; ++attempt) {
+      if ((attempt > 0 && gave_up(tile)) || !lock_one(tile, b1, true)) return kHashFailed;  // the flag is set
+      path_search s{{b1}, 1, kCuckooAloneSearchBudget, false, 0, sole};
       const auto start = static_cast<unsigned>(Hash{}(static_cast<std::uint32_t>(k) + attempt));
       const std::uint32_t r = insert_alone_locked(tile, k, v, b1, b2, start, s);
-      unlock(tile, b1);
+      unlock(tile, b1, true);
       moves += s.moves;
-      return r;
-    });
+      if (r == cuckoo_detail::kGaveUp) return kHashFailed;
+      const bool no_path = r == kHashFailed || (r == cuckoo_detail::kBlocked && attempt + 1 >= tries);
+      if (no_path && !sole) return cuckoo_detail::kDeferred;
+      if (no_path) {
+        give_up(tile);
+        return kHashFailed;
+      }
+      if (r != cuckoo_detail::kBlocked) return r;
+      __nanosleep(64u << min(attempt, 6u));
+    }
   }
   /// One try of insert_alone_deferred, holding bucket 1's lock. Under it k
   /// can neither arrive in its buckets (neither has an empty slot, and the
@@ -1007,7 +1059,7 @@ struct bucketed_cuckoo_ref {
         if (r == cuckoo_detail::kFull) {
           alone_try a{pack(k, v), start, b1, b2, x, {}, 0, false};
           const bool placed = deepen<1>(tile, a, s);
-          if (a.b2_lock > 0) unlock(tile, b2);
+          if (a.b2_lock > 0) unlock(tile, b2, true);
           if (placed) return kHashInserted;
           return a.gave_up ? cuckoo_detail::kGaveUp : s.blocked ? cuckoo_detail::kBlocked : kHashFailed;
         }
@@ -1035,7 +1087,7 @@ struct bucketed_cuckoo_ref {
   __device__ bool deepen(const tile_type& tile, alone_try& a, path_search& s) const requires(kWrites) {
     if (put_alone<Depth>(tile, a.b1, a.x, a.kv, a.start, s) >= 0) return true;
     if (a.b2_lock == 0) {
-      a.b2_lock = try_lock(tile, a.b2) ? 1 : -1;
+      a.b2_lock = try_lock_alone(tile, a.b2, s) ? 1 : -1;
       if (a.b2_lock > 0) {
         // Read again under its lock: keys may have left it since the first read.
         s.held[s.held_count++] = a.b2;
@@ -1071,7 +1123,7 @@ struct bucketed_cuckoo_ref {
         const unsigned c = slot_at(lowest(left), start);
         const word moving = word_of(tile, xv, c);
         const std::uint32_t y = second_bucket(key_of(moving), x);
-        if (!try_lock(tile, y)) {
+        if (!try_lock_alone(tile, y, s)) {
           s.blocked = true;
           continue;
         }
@@ -1080,8 +1132,9 @@ struct bucketed_cuckoo_ref {
         // Read under y's lock: the keys a deeper move takes out of y stay there until it does.
         const int copy = put_alone<Depth - 1>(tile, y, read_bucket(tile, y, empty_key), moving, start + 3, s);
         --s.held_count;
-        if (copy >= 0 && tile.thread_rank() == 0) hand_over(x, c, moving, incoming, y, static_cast<unsigned>(copy));
-        unlock(tile, y);
+        if (copy >= 0 && tile.thread_rank() == 0)
+          hand_over(x, c, moving, incoming, y, static_cast<unsigned>(copy), true);
+        unlock(tile, y, true);
         if (copy >= 0) {
           ++s.moves;
           return static_cast<int>(c);
@@ -1124,7 +1177,7 @@ struct bucketed_cuckoo_ref {
         const int copy = take_slot(tile, second_bucket(key_of(moving), x), yv, moving);
         if (copy < 0) continue;
         const std::uint32_t y = second_bucket(key_of(moving), x);
-        if (tile.thread_rank() == 0) hand_over(x, c, moving, incoming, y, static_cast<unsigned>(copy));
+        if (tile.thread_rank() == 0) hand_over(x, c, moving, incoming, y, static_cast<unsigned>(copy), true);
         ++s.moves;
         return static_cast<int>(c);
       }
@@ -1147,7 +1200,8 @@ class bucketed_cuckoo_map {
   /// buckets), all empty. Keys must differ from the empty key and the one
   /// below it (the tombstone); values from the empty value. Device memory:
   /// 8 bytes per slot, a lock word per bucket, and the bulk insert's
-  /// overflow list (a 4-byte entry per insert_chunk() key, about a byte per slot).
+  /// overflow and leftover lists (each a 4-byte entry per insert_chunk() key,
+  /// about a byte per slot).
   explicit bucketed_cuckoo_map(std::size_t capacity, graphkit::empty_key<Key> key_sentinel = {},
                                graphkit::empty_value<Value> value_sentinel = {}, cudaStream_t stream = nullptr);
 
@@ -1220,6 +1274,9 @@ class bucketed_cuckoo_map {
   unsigned overflow_warps_ = 0;
   device_buffer<std::uint32_t> overflow_;
   device_buffer<unsigned> overflow_counts_;
+  /// The inserts the second pass leaves to the last (cuckoo_detail::leftover_list):
+  /// insert_chunk_ entries, then their count.
+  device_buffer<std::uint32_t> leftovers_;
   /// The synchronous calls' own counts (they read them before returning).
   hash_counts sync_counts_;
   mutable device_buffer<unsigned long long> scratch_;

@@ -1,9 +1,10 @@
 // Kernels and host side of bucketed_cuckoo_map: one tile of kCuckooTile
 // threads per operation, tiles taking operations in a grid-stride loop (round
 // 2's 4-keys-per-tile bulk kernels were slower for finds, 15.6 against 17.2
-// G/s at load 0.5, and were dropped). The bulk insert is two kernels per
+// G/s at load 0.5, and were dropped). The bulk insert is three kernels per
 // chunk of keys (claim_kernel, then settle_kernel over the inserts it
-// deferred; the header's "Bulk insert in two passes"); its first pass steps
+// deferred, then settle_alone_kernel, one tile, over those the second left;
+// the header's "Bulk insert in passes"); its first pass steps
 // a warp's tiles together, for one ballot per step. Each tile's first thread
 // counts outcomes in registers and the block adds all of a kernel's counts
 // in one shared reduction (hash_detail::block_add); the bulk insert counts
@@ -62,6 +63,13 @@ struct overflow_list {
   unsigned* counts;
   unsigned segment;
 };
+/// The inserts the second pass left to the last (blocked by other tiles'
+/// locks, or no path found while other tiles ran): input indices, in no
+/// order, and how many (zeroed again by the last pass).
+struct leftover_list {
+  std::uint32_t* entries;
+  unsigned* count;
+};
 
 /// The bulk insert's first pass over one chunk: every key is updated where
 /// it is or claims an empty slot of bucket 1, else of bucket 2
@@ -111,11 +119,12 @@ __global__ void __launch_bounds__(kBlock, kClaimBlocksPerSm)
 /// insert-only path (insert_alone_deferred: bucket 1's lock, copy-first
 /// moves). Only these run in this kernel. A warp takes a segment at a time,
 /// each of its tiles every kWarpTiles-th entry; tiles do not wait for each
-/// other.
+/// other. No insert fails here: one that other tiles blocked, or that found
+/// no path while they ran, goes to the leftover list for the last pass.
 template <class Ref, class Key, class Value>
 __global__ void __launch_bounds__(kBlock, kSettleBlocksPerSm)
     settle_kernel(Ref t, const Key* keys, const Value* values, overflow_list deferred, unsigned segments,
-                  unsigned long long* counts) {
+                  leftover_list left, unsigned long long* counts) {
   const auto tile = cg::tiled_partition<kCuckooTile>(cg::this_thread_block());
   const bool lead = tile.thread_rank() == 0;
   const unsigned lane_tile = (threadIdx.x % 32) / kCuckooTile;
@@ -127,12 +136,43 @@ __global__ void __launch_bounds__(kBlock, kSettleBlocksPerSm)
     for (unsigned e = lane_tile; e < count; e += kWarpTiles) {
       const std::uint32_t i = segment[e];
       unsigned moved = 0;  // the same in every thread of the tile: the first one counts it
-      const std::uint32_t outcome = t.insert_alone_deferred(tile, keys[i], values[i], moved);
+      const std::uint32_t outcome = t.insert_alone_deferred(tile, keys[i], values[i], moved, false);
+      inserted += lead && outcome == kHashInserted;
+      failed += lead && outcome == kHashFailed;
+      moves += lead ? moved : 0;
+      if (lead && outcome == cuckoo_detail::kDeferred) left.entries[atomicAdd(left.count, 1u)] = i;
+    }
+  }
+  hash_detail::block_add({inserted, failed, moves},
+                         {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kDisplacements}, counts);
+}
+
+/// The bulk insert's last pass over a chunk: the second pass's leftovers,
+/// one after the other by one tile, the only one running (one warp; its
+/// other tiles only join the count). No lock is held by another tile and no
+/// slot changes but by this tile, so each insert ends as a sequential insert
+/// of the same key into this table would: whether a key fails does not
+/// depend on the schedule of the passes before. Almost always empty: an
+/// insert needs kCuckooSettleTries blocked tries or a lost race to get here.
+template <class Ref, class Key, class Value>
+__global__ void __launch_bounds__(32)
+    settle_alone_kernel(Ref t, const Key* keys, const Value* values, leftover_list left, unsigned long long* counts) {
+  const auto tile = cg::tiled_partition<kCuckooTile>(cg::this_thread_block());
+  const bool lead = tile.thread_rank() == 0;
+  unsigned inserted = 0, failed = 0, moves = 0;
+  if (threadIdx.x < kCuckooTile) {
+    const unsigned count = *left.count;
+    for (unsigned e = 0; e < count; ++e) {
+      const std::uint32_t i = left.entries[e];
+      unsigned moved = 0;
+      const std::uint32_t outcome = t.insert_alone_deferred(tile, keys[i], values[i], moved, true);
       inserted += lead && outcome == kHashInserted;
       failed += lead && outcome == kHashFailed;
       moves += lead ? moved : 0;
     }
   }
+  __syncwarp();
+  if (threadIdx.x == 0) *left.count = 0;  // for the next chunk
   hash_detail::block_add({inserted, failed, moves},
                          {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kDisplacements}, counts);
 }
@@ -284,6 +324,8 @@ bucketed_cuckoo_map<Key, Value, Hash>::bucketed_cuckoo_map(std::size_t capacity,
   overflow_warps_ = cuckoo_detail::claim_grid_for(insert_chunk_) * (cuckoo_detail::kBlock / 32);
   overflow_ = device_buffer<std::uint32_t>(insert_chunk_ + std::size_t{overflow_warps_} * cuckoo_detail::kWarpTiles);
   overflow_counts_ = device_buffer<unsigned>(overflow_warps_);
+  leftovers_ = device_buffer<std::uint32_t>(insert_chunk_ + 1);  // the entries, then their count
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(leftovers_.data() + insert_chunk_, 0, sizeof(std::uint32_t), stream));
   clear(stream);
 }
 
@@ -305,8 +347,12 @@ void bucketed_cuckoo_map<Key, Value, Hash>::insert_async(const Key* d_keys, cons
     cuckoo_detail::claim_kernel<<<grid, kBlock, 0, stream>>>(ref(), d_keys + done, d_values + done,
                                                              static_cast<unsigned>(chunk), deferred, counts.data());
     GRAPHKIT_CHECK_LAUNCH();
+    const cuckoo_detail::leftover_list left{leftovers_.data(), leftovers_.data() + insert_chunk_};
     cuckoo_detail::settle_kernel<<<cuckoo_detail::settle_grid_for(warps), kBlock, 0, stream>>>(
-        ref(), d_keys + done, d_values + done, deferred, warps, counts.data());
+        ref(), d_keys + done, d_values + done, deferred, warps, left, counts.data());
+    GRAPHKIT_CHECK_LAUNCH();
+    cuckoo_detail::settle_alone_kernel<<<1, 32, 0, stream>>>(ref(), d_keys + done, d_values + done, left,
+                                                             counts.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
 }

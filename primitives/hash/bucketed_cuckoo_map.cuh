@@ -41,7 +41,7 @@
 //     took the slot, so nothing is read again). This lock-free part is
 //     insert_lock_free in kernels where keys may move meanwhile (apply_async),
 //     and insert_claim_only in the bulk insert's first pass, where none does
-//     (no fences: "Bulk insert in two passes" below). An insert that finds
+//     (no fences: "Bulk insert in passes" below). An insert that finds
 //     both buckets full without its key is deferred: to the locked path below
 //     in apply_async's kernel, to the second pass of the bulk insert, which
 //     runs the insert-only path ("Inserts alone").
@@ -67,9 +67,9 @@
 //     reads at most kCuckooSearchBudget buckets, and the first failure sets a
 //     give-up flag after which the launch's locked inserts fail at once.
 //
-// Bulk insert in two passes (insert_async; bench/NOTES.md, issue 18 step 19).
+// Bulk insert in passes (insert_async; bench/NOTES.md, issue 18 steps 19-20).
 // The keys go a chunk at a time (insert_chunk(): a quarter of the slots), each
-// chunk in two kernels, one after the other on the stream:
+// chunk in three kernels, one after the other on the stream:
 //   * First pass (claim_kernel, insert_claim_only): each insert updates its
 //     key where it is, or claims an empty slot of bucket 1, else of bucket 2,
 //     by the ascending CASes above. Nothing else runs in this kernel: no key
@@ -87,14 +87,27 @@
 //     both buckets full without k, no claim of the pass can put k into
 //     either: the slot it would take held another key when that copy read it,
 //     and slots never empty. So no copy finds k in the first pass, and copies
-//     of one key meet in one pass only: in the first by the ascending claims
-//     (one adds it, the rest update it), in the second under its bucket 1's
-//     lock (the first holder places it, the next ones update it).
+//     of one key meet in the first pass only, by the ascending claims (one
+//     adds it, the rest update it), or in the later two only, under its
+//     bucket 1's lock (the first holder places it, the next ones update it).
 //   * Second pass (settle_kernel, insert_alone_deferred): the deferred
 //     inserts of the chunk, alone in their kernel, by the rules below. Its
 //     registers are its own (80): capped at 40 within a one-pass kernel (step
 //     18), this path spilled into a 448-byte stack frame per thread, past the
-//     L1, and its inserts set the pace from load 0.8 on.
+//     L1, and its inserts set the pace from load 0.8 on. No insert fails in
+//     it: one blocked by other tiles' locks kCuckooSettleTries times, or
+//     whose try found no path while other tiles ran (they may have taken the
+//     slots it read, or held the buckets it needed), goes to the leftover
+//     list instead. Whether a key fails would otherwise depend on the
+//     schedule: under compute-sanitizer racecheck (threads serialised) round
+//     3 failed 3,744 inserts that a sequential insert places (step 20).
+//   * Last pass (settle_alone_kernel): one tile, the only one running,
+//     settles the leftovers in turn by the same path. No lock is held by
+//     another and no slot changes but by this tile, so each insert ends as a
+//     sequential insert into the table of that moment would: it fails only
+//     when no path of up to kMaxEvictionDepth + 1 moves within
+//     kCuckooAloneSearchBudget bucket reads exists, and then sets the give-up
+//     flag. Its list is almost always empty (one launch that reads a count).
 //   * The kernel boundaries order passes and chunks: a first pass starts on a
 //     table whose invariants hold (each key once; no tombstone; a key in its
 //     second bucket has a full first bucket), which is all it relies on, and
@@ -102,8 +115,8 @@
 //     flag is cleared once per call: after a failure, the deferred inserts
 //     of later chunks fail fast too.
 //
-// Inserts alone (the bulk insert's second pass, where no find or erase runs;
-// see insert_alone_deferred): the locked path's locks serve finds and erases
+// Inserts alone (the bulk insert's second and last passes, where no find or
+// erase runs; see insert_alone_deferred): the locked path's locks serve finds and erases
 // (no key enters or leaves a locked bucket), which this kernel has none of,
 // so its deferred inserts lock less and read less. (The rules also allow
 // lock-free inserts alongside, as in step 18's one-pass kernel; since step
@@ -128,6 +141,10 @@
 //     candidates of a bucket are read (four at a time, in flight together)
 //     before any is emptied deeper; up to kMaxEvictionDepth + 1 moves, out
 //     of bucket 1 and then out of bucket 2 (under its lock, if free).
+//   * Fences: fence.acq_rel (fence_light), not fence.sc: only lock holders
+//     and claims meet here, so an acquire after taking a lock, a release
+//     before giving it up, and the copy ordered before the original's end
+//     are all that the rules use; no find or erase reads in between.
 //   * A try reads at most kCuckooAloneSearchBudget buckets; blocked tries and
 //     the give-up flag are as in the locked path, except that the flag is read
 //     only by tries that wait (for the lock, or again) or need paths longer
@@ -163,7 +180,7 @@
 //     instant, and the second read orders the empty slot after the search.
 //     An insert's successful CAS on an empty slot is that proof already.
 //
-// Correctness of inserts alone (the bulk insert's second pass), added to the above:
+// Correctness of inserts alone (the bulk insert's later passes), added to the above:
 //   * A key has one mover at a time (the holder of its bucket's lock), and
 //     only the mover writes its copy, so moves never duplicate a key.
 //   * Two inserts of one absent key both defer only when both its buckets
@@ -263,10 +280,8 @@ inline constexpr std::uint32_t kGaveUp = 0xfffffff4u;    ///< the launch's give-
 /// blocked inserts must all be settled by the last pass.
 template <class Hash>
 inline constexpr bool kForceBlocked = [] {
-  if constexpr (requires { Hash::kCuckooForceBlocked; })
-    return static_cast<bool>(Hash::kCuckooForceBlocked);
-  else
-    return false;
+  if constexpr (requires { Hash::kCuckooForceBlocked; }) return static_cast<bool>(Hash::kCuckooForceBlocked);
+  else return false;
 }();
 }  // namespace cuckoo_detail
 
@@ -472,8 +487,8 @@ struct bucketed_cuckoo_ref {
   /// goes to the copy first, and the CAS is tried again, so the copy keeps the
   /// latest value. The fences put the copy before the original's end: a reader
   /// that no longer sees the original sees the copy.
-  __device__ void hand_over(std::uint32_t x, unsigned c, word moving, word replacement, std::uint32_t y,
-                            unsigned copy, bool light = false) const requires(kWrites) {
+  __device__ void hand_over(std::uint32_t x, unsigned c, word moving, word replacement, std::uint32_t y, unsigned copy,
+                            bool light = false) const requires(kWrites) {
     light ? fence_light() : fence();
     for (;;) {
       const word old = cas(x, c, moving, replacement);
@@ -841,8 +856,7 @@ struct bucketed_cuckoo_ref {
   };
   /// try_lock in the insert-only path (light fences). Under the
   /// kForceBlocked test hook it never takes a lock unless the tile is alone.
-  __device__ bool try_lock_alone(const tile_type& tile, std::uint32_t b, const path_search& s) const
-      requires(kWrites) {
+  __device__ bool try_lock_alone(const tile_type& tile, std::uint32_t b, const path_search& s) const requires(kWrites) {
     if constexpr (cuckoo_detail::kForceBlocked<Hash>)
       if (!s.sole) return false;
     return try_lock(tile, b, true);
@@ -1012,12 +1026,12 @@ struct bucketed_cuckoo_ref {
   /// or again) or need paths longer than one move fail at once; it is read
   /// only there: one word read by every deferred insert would be a hot spot.
   __device__ __noinline__ std::uint32_t insert_alone_deferred(const tile_type& tile, Key k, Value v, unsigned& moves,
-                                                              bool sole) const
-      requires(has_op(Ops, hash_ops::insert)) {
+                                                              bool sole) const requires(has_op(Ops, hash_ops::insert)) {
     const std::uint32_t b1 = first_bucket(k), b2 = second_bucket(k, b1);
     const unsigned tries = sole ? kCuckooMaxInsertAttempts : kCuckooSettleTries;
     for (unsigned attempt = 0;; ++attempt) {
-      if ((attempt > 0 && gave_up(tile)) || !lock_one(tile, b1, true)) return kHashFailed;  // the flag is set
+      // The last pass reads the flag first: it is alone, so no hot spot, and a full table's leftovers fail at once.
+      if (((attempt > 0 || sole) && gave_up(tile)) || !lock_one(tile, b1, true)) return kHashFailed;
       path_search s{{b1}, 1, kCuckooAloneSearchBudget, false, 0, sole};
       const auto start = static_cast<unsigned>(Hash{}(static_cast<std::uint32_t>(k) + attempt));
       const std::uint32_t r = insert_alone_locked(tile, k, v, b1, b2, start, s);

@@ -3,7 +3,7 @@
 // keys, a full table (and keys confined to two buckets), sentinels, the bulk
 // insert's deferred path (big tables to 0.97, updates and duplicates racing
 // its moves, skewed keys on few buckets, a full table's failures, one-key
-// batches), its two passes and chunks (batches on chunk boundaries, a second
+// batches, every lock of its parallel pass forced busy), its passes and chunks (batches on chunk boundaries, a second
 // pass doing most of a batch, an overfull batch of many chunks), mixed
 // batches checked against the documented semantics, inserts and erases of one
 // key in one batch, and a stress test at load 0.95 whose moves must never hide
@@ -288,8 +288,8 @@ TEST(BucketedCuckoo, AFullTableReportsFailuresWithoutHanging) {
   EXPECT_LE(map.size(), map.capacity());
   (void)counts.result();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  EXPECT_LT(seconds, 10.0 + 20.0 * baseline) << "a full table must fail fast (the same calls with room: " << baseline
-                                             << " s)";
+  EXPECT_LT(seconds, 10.0 + 20.0 * baseline)
+      << "a full table must fail fast (the same calls with room: " << baseline << " s)";
 }
 
 // ---- the bulk insert's deferred path ("inserts alone" in the header) ----------------------
@@ -357,7 +357,8 @@ struct contended_hash : murmur3_hash {
 /// none may fail, and the table must hold what a std::unordered_map would.
 TEST(BucketedCuckoo, InsertsBlockedByEveryOtherLockStillFillTo97Percent) {
   GRAPHKIT_REQUIRE_GPU();
-  for (const double load : {0.95, 0.97}) fill_then_churn<bucketed_cuckoo_map<std::uint32_t, std::uint32_t, contended_hash>>(load, test::fresh_seed());
+  for (const double load : {0.95, 0.97})
+    fill_then_churn<bucketed_cuckoo_map<std::uint32_t, std::uint32_t, contended_hash>>(load, test::fresh_seed());
 }
 
 /// Keys present before the batch get new values while deferred inserts of

@@ -571,7 +571,7 @@ struct bucketed_cuckoo_ref {
   }
 
   /// insert_lock_free in the bulk insert's first pass (the header's "Bulk
-  /// insert in two passes"): only such claims run in its kernel, so no key
+  /// insert in passes"): only such claims run in its kernel, so no key
   /// moves, none dies and no slot is reused. A slot's key, once written,
   /// stays, and a key found is in its only slot: bucket 2 is read without a
   /// fence after bucket 1 and a match there is updated without looking at

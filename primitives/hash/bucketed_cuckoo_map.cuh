@@ -38,11 +38,13 @@
 //     reading it for the key). One 64-bit CAS per new key in the common case.
 //     "Full" is a read without an empty slot, or a read whose empty slots
 //     other keys' CASes all took first (a failed CAS returns the word that
-//     took the slot, so nothing is read again). This lock-free part is the
-//     same in every kernel (insert_lock_free); an insert that finds both
-//     buckets full without its key is deferred to one of two paths: the
-//     locked path below in kernels where finds or erases run too
-//     (apply_async), the insert-only path ("Inserts alone") in the bulk insert.
+//     took the slot, so nothing is read again). This lock-free part is
+//     insert_lock_free in kernels where keys may move meanwhile (apply_async),
+//     and insert_claim_only in the bulk insert's first pass, where none does
+//     (no fences: "Bulk insert in passes" below). An insert that finds
+//     both buckets full without its key is deferred: to the locked path below
+//     in apply_async's kernel, to the second pass of the bulk insert, which
+//     runs the insert-only path ("Inserts alone").
 //   * erase: one CAS {k, v} -> {k, Ev} (no tombstone to clean up, no count
 //     atomic: counts go per block). In a kernel with writers, an erase that
 //     misses in both buckets takes both buckets' locks, under which nothing
@@ -65,13 +67,60 @@
 //     reads at most kCuckooSearchBudget buckets, and the first failure sets a
 //     give-up flag after which the launch's locked inserts fail at once.
 //
-// Inserts alone (insert_async's kernel, where no find or erase runs; see
-// insert_alone_deferred): the locked path's locks serve finds and erases (no
-// key enters or leaves a locked bucket), which this kernel has none of, so
-// its deferred inserts lock less and read less:
-//   * A warp queues its deferred inserts in shared memory and takes them
-//     eight at a time, one per tile, so that one costly insert does not hold
-//     the warp's other seven tiles idle.
+// Bulk insert in passes (insert_async; bench/NOTES.md, issue 18 steps 19-20).
+// The keys go a chunk at a time (insert_chunk(): a quarter of the slots), each
+// chunk in three kernels, one after the other on the stream:
+//   * First pass (claim_kernel, insert_claim_only): each insert updates its
+//     key where it is, or claims an empty slot of bucket 1, else of bucket 2,
+//     by the ascending CASes above. Nothing else runs in this kernel: no key
+//     moves, none dies, no slot is reused, so a slot's key never changes once
+//     written and slots only fill. Hence no fence between the reads of bucket
+//     1 and bucket 2, a key found in bucket 2 is no move's copy (updated
+//     there at once), and "both buckets full without k" holds for the rest of
+//     the kernel: such an insert is deferred, its input index written to its
+//     warp's segment of the overflow list. A segment holds as many entries
+//     as its warp takes keys in the chunk, so it cannot overflow, and the
+//     list holds a chunk's worth (a byte per slot of the table). No tile
+//     waits for a deferred insert, and the kernel has no path that moves
+//     keys: 32 registers, 2048 threads per multiprocessor.
+//   * Every copy of a key in one chunk defers, or none does. If a copy saw
+//     both buckets full without k, no claim of the pass can put k into
+//     either: the slot it would take held another key when that copy read it,
+//     and slots never empty. So no copy finds k in the first pass, and copies
+//     of one key meet in the first pass only, by the ascending claims (one
+//     adds it, the rest update it), or in the later two only, under its
+//     bucket 1's lock (the first holder places it, the next ones update it).
+//   * Second pass (settle_kernel, insert_alone_deferred): the deferred
+//     inserts of the chunk, alone in their kernel, by the rules below. Its
+//     registers are its own (80): capped at 40 within a one-pass kernel (step
+//     18), this path spilled into a 448-byte stack frame per thread, past the
+//     L1, and its inserts set the pace from load 0.8 on. No insert fails in
+//     it: one blocked by other tiles' locks kCuckooSettleTries times, or
+//     whose try found no path while other tiles ran (they may have taken the
+//     slots it read, or held the buckets it needed), goes to the leftover
+//     list instead. Whether a key fails would otherwise depend on the
+//     schedule: under compute-sanitizer racecheck (threads serialised) round
+//     3 failed 3,744 inserts that a sequential insert places (step 20).
+//   * Last pass (settle_alone_kernel): one tile, the only one running,
+//     settles the leftovers in turn by the same path. No lock is held by
+//     another and no slot changes but by this tile, so each insert ends as a
+//     sequential insert into the table of that moment would: it fails only
+//     when no path of up to kMaxEvictionDepth + 1 moves within
+//     kCuckooAloneSearchBudget bucket reads exists, and then sets the give-up
+//     flag. Its list is almost always empty (one launch that reads a count).
+//   * The kernel boundaries order passes and chunks: a first pass starts on a
+//     table whose invariants hold (each key once; no tombstone; a key in its
+//     second bucket has a full first bucket), which is all it relies on, and
+//     sees every key its earlier chunks placed, moved or updated. The give-up
+//     flag is cleared once per call: after a failure, the deferred inserts
+//     of later chunks fail fast too.
+//
+// Inserts alone (the bulk insert's second and last passes, where no find or
+// erase runs; see insert_alone_deferred): the locked path's locks serve finds and erases
+// (no key enters or leaves a locked bucket), which this kernel has none of,
+// so its deferred inserts lock less and read less. (The rules also allow
+// lock-free inserts alongside, as in step 18's one-pass kernel; since step
+// 19 none runs there.)
 //   * The insert takes bucket 1's lock only (waiting for it; its holder only
 //     tries further locks, so no cycle forms), reads both buckets at once
 //     (under the lock the key neither arrives nor leaves: below), updates the
@@ -92,6 +141,10 @@
 //     candidates of a bucket are read (four at a time, in flight together)
 //     before any is emptied deeper; up to kMaxEvictionDepth + 1 moves, out
 //     of bucket 1 and then out of bucket 2 (under its lock, if free).
+//   * Fences: fence.acq_rel (fence_light), not fence.sc: only lock holders
+//     and claims meet here, so an acquire after taking a lock, a release
+//     before giving it up, and the copy ordered before the original's end
+//     are all that the rules use; no find or erase reads in between.
 //   * A try reads at most kCuckooAloneSearchBudget buckets; blocked tries and
 //     the give-up flag are as in the locked path, except that the flag is read
 //     only by tries that wait (for the lock, or again) or need paths longer
@@ -127,7 +180,7 @@
 //     instant, and the second read orders the empty slot after the search.
 //     An insert's successful CAS on an empty slot is that proof already.
 //
-// Correctness of inserts alone (the bulk insert kernel), added to the above:
+// Correctness of inserts alone (the bulk insert's later passes), added to the above:
 //   * A key has one mover at a time (the holder of its bucket's lock), and
 //     only the mover writes its copy, so moves never duplicate a key.
 //   * Two inserts of one absent key both defer only when both its buckets
@@ -137,11 +190,12 @@
 //     bucket (out of bucket 1 only under that lock; a key in its second bucket
 //     never moves), so the holder's one read of each bucket sees it if any
 //     insert placed it, and the second updates it.
-//   * A lock-free insert of a key being moved sees the original (and updates
-//     it there: hand_over carries the change to the copy) or, once it is
-//     gone, the copy: as for finds above, bucket 1 is read before bucket 2,
-//     and a copy seen while the original is still there sends the insert back
-//     to bucket 1 (gone_from_first).
+//   * (Were a lock-free insert to run alongside, as in step 18:) a lock-free
+//     insert of a key being moved sees the original (and updates it there:
+//     hand_over carries the change to the copy) or, once it is gone, the
+//     copy: as for finds above, bucket 1 is read before bucket 2, and a copy
+//     seen while the original is still there sends the insert back to bucket
+//     1 (gone_from_first). The first pass has no such case: nothing moves.
 //   * A deferred insert that makes room moves keys only out of full buckets
 //     (a bucket read with an empty slot under its lock gives that slot), so a
 //     key in its second bucket still has a full first bucket.
@@ -189,6 +243,20 @@ inline constexpr int kCuckooSearchBudget = 128;
 /// sequential model of it needs at most 190 per insert filling 2^23 slots to
 /// load 0.97, and 330 to 0.98, where 256 fails 3 inserts in 10^6).
 inline constexpr int kCuckooAloneSearchBudget = 256;
+/// Tries of a deferred insert in the bulk insert's second pass whose path was
+/// blocked by other tiles' locks; after the last one (or a try that found no
+/// path) the insert goes to the chunk's last pass, where one tile settles
+/// such inserts alone, in order: whether an insert fails never depends on
+/// how other tiles were scheduled.
+inline constexpr unsigned kCuckooSettleTries = 16;
+/// A bulk insert takes its keys a chunk at a time: slots / 4 keys (at least
+/// 4096, at most 2^30), each chunk a first pass of lock-free claims and a
+/// second over the inserts it deferred. The overflow list between them holds
+/// a chunk's worth of 4-byte input indices: a byte per slot, allocated with
+/// the table.
+inline constexpr std::size_t kCuckooInsertChunkDivisor = 4;
+inline constexpr std::size_t kCuckooInsertChunkMin = 4096;
+inline constexpr std::size_t kCuckooInsertChunkMax = std::size_t{1} << 30;
 /// Sleeps a find that missed in both buckets (in a kernel with writers) waits
 /// at most for each bucket's lock to be seen free before it reads them again.
 inline constexpr unsigned kCuckooRecheckSpins = 256;
@@ -206,6 +274,15 @@ inline constexpr std::uint32_t kBlocked = 0xfffffff1u;   ///< a path needed a lo
 inline constexpr std::uint32_t kFull = 0xfffffff2u;      ///< every empty slot tried was taken by other keys
 inline constexpr std::uint32_t kDeferred = 0xfffffff3u;  ///< both buckets full without the key: moves needed
 inline constexpr std::uint32_t kGaveUp = 0xfffffff4u;    ///< the launch's give-up flag was set: failed, flag set
+/// A test hook: a Hash type with `static constexpr bool kCuckooForceBlocked =
+/// true` makes every try_lock of the bulk insert's parallel second pass find
+/// the lock held (a legal schedule: another tile could hold it), so its
+/// blocked inserts must all be settled by the last pass.
+template <class Hash>
+inline constexpr bool kForceBlocked = [] {
+  if constexpr (requires { Hash::kCuckooForceBlocked; }) return static_cast<bool>(Hash::kCuckooForceBlocked);
+  else return false;
+}();
 }  // namespace cuckoo_detail
 
 template <class Key, class Value, class Hash = murmur3_hash, hash_ops Ops = hash_ops::all>
@@ -315,6 +392,13 @@ struct bucketed_cuckoo_ref {
   /// Orders this thread's earlier loads before its later ones (and its writes
   /// before its later writes), at GPU scope.
   __device__ static void fence() { __threadfence(); }
+  /// Orders this thread's earlier loads and writes before its later ones at
+  /// GPU scope without a sequentially consistent fence (fence.acq_rel: with
+  /// relaxed atomics, a release before a lock's release, an acquire after its
+  /// taking, the copy before the original's end in a move). Enough where only
+  /// lock holders and claims meet (the bulk insert's later passes); fence()'s
+  /// fence.sc stays wherever a find or an erase may run.
+  __device__ static void fence_light() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 
   // ---- find ------------------------------------------------------------------------
 
@@ -403,14 +487,14 @@ struct bucketed_cuckoo_ref {
   /// goes to the copy first, and the CAS is tried again, so the copy keeps the
   /// latest value. The fences put the copy before the original's end: a reader
   /// that no longer sees the original sees the copy.
-  __device__ void hand_over(std::uint32_t x, unsigned c, word moving, word replacement, std::uint32_t y,
-                            unsigned copy) const requires(kWrites) {
-    fence();
+  __device__ void hand_over(std::uint32_t x, unsigned c, word moving, word replacement, std::uint32_t y, unsigned copy,
+                            bool light = false) const requires(kWrites) {
+    light ? fence_light() : fence();
     for (;;) {
       const word old = cas(x, c, moving, replacement);
       if (old == moving || key_of(old) != key_of(moving)) return;  // done (a key change cannot happen: see above)
       (void)cas(y, copy, moving, old);
-      fence();
+      light ? fence_light() : fence();
       moving = old;
     }
   }
@@ -484,6 +568,38 @@ struct bucketed_cuckoo_ref {
     if (y.empty == 0) return cuckoo_detail::kDeferred;
     const std::uint32_t r = lead(tile, [&] { return claim(b2, y.empty, k, v, false); });
     return r == cuckoo_detail::kFull ? cuckoo_detail::kDeferred : r;
+  }
+
+  /// insert_lock_free in the bulk insert's first pass (the header's "Bulk
+  /// insert in passes"): only such claims run in its kernel, so no key
+  /// moves, none dies and no slot is reused. A slot's key, once written,
+  /// stays, and a key found is in its only slot: bucket 2 is read without a
+  /// fence after bucket 1 and a match there is updated without looking at
+  /// bucket 1 again. kDeferred when both buckets are full without k (for the
+  /// whole kernel: slots only fill, and k could only come in by a claim).
+  __device__ std::uint32_t insert_claim_only(const tile_type& tile, Key k, Value v) const
+      requires(has_op(Ops, hash_ops::insert)) {
+    const std::uint32_t b1 = first_bucket(k);
+    for (;;) {  // kRestart (a slot's key changed) cannot happen here; looping keeps the outcome right anyway
+      std::uint32_t r = cuckoo_detail::kFull;
+      const view x = read_bucket(tile, b1, k);
+      if (x.match != 0) {
+        r = update_at(tile, b1, x, k, v);
+      } else if (x.empty != 0) {
+        r = lead(tile, [&] { return claim(b1, x.empty, k, v, true); });
+      }
+      if (r == cuckoo_detail::kFull) {
+        const std::uint32_t b2 = second_bucket(k, b1);
+        const view y = read_bucket(tile, b2, k);
+        if (y.match != 0) {
+          r = update_at(tile, b2, y, k, v);
+        } else if (y.empty != 0) {
+          r = lead(tile, [&] { return claim(b2, y.empty, k, v, true); });
+        }
+        if (r == cuckoo_detail::kFull) return cuckoo_detail::kDeferred;
+      }
+      if (r != cuckoo_detail::kRestart) return r;
+    }
   }
 
   // ---- erase -----------------------------------------------------------------------
@@ -640,26 +756,27 @@ struct bucketed_cuckoo_ref {
            }) != 0;
   }
   /// Takes bucket b's lock, waiting, as lock_pair (the insert-only path's
-  /// bucket 1: its holder too only tries further locks).
+  /// bucket 1: its holder too only tries further locks). An acquire fence
+  /// only: no find or erase runs with the insert-only path.
   [[nodiscard]] __device__ bool lock_one(const tile_type& tile, std::uint32_t b, bool may_give_up) const
       requires(kWrites) {
     return lead(tile, [&]() -> std::uint32_t {
              if (!acquire(b, may_give_up)) return 0u;
-             fence();
+             fence_light();
              return 1u;
            }) != 0;
   }
-  __device__ bool try_lock(const tile_type& tile, std::uint32_t b) const requires(kWrites) {
+  __device__ bool try_lock(const tile_type& tile, std::uint32_t b, bool light = false) const requires(kWrites) {
     return lead(tile, [&]() -> std::uint32_t {
              const bool got = atomicCAS(&locks[b], 0u, 1u) == 0u;
-             if (got) fence();
+             if (got) light ? fence_light() : fence();
              return got;
            }) != 0;
   }
-  __device__ void unlock(const tile_type& tile, std::uint32_t b) const requires(kWrites) {
+  __device__ void unlock(const tile_type& tile, std::uint32_t b, bool light = false) const requires(kWrites) {
     tile.sync();
     if (tile.thread_rank() == 0) {
-      fence();
+      light ? fence_light() : fence();
       atomicExch(&locks[b], 0u);
     }
   }
@@ -730,12 +847,20 @@ struct bucketed_cuckoo_ref {
     int budget;      ///< bucket reads left
     bool blocked;    ///< a lock another tile held was in the way
     unsigned moves;  ///< keys moved (the insert-only path counts them here)
+    bool sole;       ///< the only tile of its kernel (the bulk insert's last pass)
     [[nodiscard]] __device__ bool holds(std::uint32_t b) const {
       for (int h = 0; h < held_count; ++h)
         if (held[h] == b) return true;
       return false;
     }
   };
+  /// try_lock in the insert-only path (light fences). Under the
+  /// kForceBlocked test hook it never takes a lock unless the tile is alone.
+  __device__ bool try_lock_alone(const tile_type& tile, std::uint32_t b, const path_search& s) const requires(kWrites) {
+    if constexpr (cuckoo_detail::kForceBlocked<Hash>)
+      if (!s.sole) return false;
+    return try_lock(tile, b, true);
+  }
   /// Slots of x's view whose live key lives in its first bucket x and whose
   /// second bucket this tile does not hold: the keys a move may take out of x.
   [[nodiscard]] __device__ unsigned movable(const tile_type& tile, const view& xv, std::uint32_t x,
@@ -869,7 +994,7 @@ struct bucketed_cuckoo_ref {
   /// Room for {k, v} by a path of moves out of bucket 1, else bucket 2 (both locked).
   __device__ std::uint32_t make_room_locked(const tile_type& tile, Key k, Value v, std::uint32_t b1, std::uint32_t b2,
                                             unsigned attempt) const requires(kWrites) {
-    path_search s{{b1, b2}, 2, kCuckooSearchBudget, false, 0};
+    path_search s{{b1, b2}, 2, kCuckooSearchBudget, false, 0, false};
     const auto start = static_cast<unsigned>(Hash{}(static_cast<std::uint32_t>(k) + attempt));
     std::uint32_t target = b1;
     int freed = make_room<kMaxEvictionDepth>(tile, b1, start, s);
@@ -884,26 +1009,44 @@ struct bucketed_cuckoo_ref {
 
   // ---- the insert-only path: the bulk insert kernel ------------------------------------------
 
-  /// An insert that insert_lock_free deferred, in a kernel where only inserts
-  /// run (the header's "inserts alone"): under bucket 1's lock, an update or a
-  /// reuse, else room made by moves that take no lock of the bucket they move
-  /// into. Adds the keys it moved to `moves`. Bounded as insert_locked, but
-  /// the give-up flag is read only by tries that wait (for the lock, or
-  /// again) or need longer paths than one move: one word read by every
-  /// deferred insert would be a hot spot.
-  __device__ __noinline__ std::uint32_t insert_alone_deferred(const tile_type& tile, Key k, Value v,
-                                                              unsigned& moves) const
-      requires(has_op(Ops, hash_ops::insert)) {
+  /// An insert that the bulk insert's first pass deferred, in a kernel where
+  /// only such inserts run (the header's "inserts alone"): under bucket 1's
+  /// lock, an update or a reuse, else room made by moves that take no lock of
+  /// the bucket they move into. Adds the keys it moved to `moves`.
+  ///   * In the parallel second pass (`sole` false) it never fails on its own:
+  ///     a try blocked by other tiles' locks is tried again, at most
+  ///     kCuckooSettleTries times, and one that found no path (perhaps
+  ///     because other tiles had just taken the slots it read) is not tried
+  ///     again: either way it returns kDeferred, for the last pass.
+  ///   * In the last pass (`sole`: the only tile running, so no lock is held
+  ///     by another and no slot changes under it) its outcome is that of a
+  ///     sequential insert: a try that finds no path fails and sets the
+  ///     give-up flag.
+  /// Once the flag is set (the table is full), tries that wait (for the lock,
+  /// or again) or need paths longer than one move fail at once; it is read
+  /// only there: one word read by every deferred insert would be a hot spot.
+  __device__ __noinline__ std::uint32_t insert_alone_deferred(const tile_type& tile, Key k, Value v, unsigned& moves,
+                                                              bool sole) const requires(has_op(Ops, hash_ops::insert)) {
     const std::uint32_t b1 = first_bucket(k), b2 = second_bucket(k, b1);
-    return with_retries(tile, [&](unsigned attempt) -> std::uint32_t {
-      if ((attempt > 0 && gave_up(tile)) || !lock_one(tile, b1, true)) return cuckoo_detail::kGaveUp;
-      path_search s{{b1}, 1, kCuckooAloneSearchBudget, false, 0};
+    const unsigned tries = sole ? kCuckooMaxInsertAttempts : kCuckooSettleTries;
+    for (unsigned attempt = 0;; ++attempt) {
+      // The last pass reads the flag first: it is alone, so no hot spot, and a full table's leftovers fail at once.
+      if (((attempt > 0 || sole) && gave_up(tile)) || !lock_one(tile, b1, true)) return kHashFailed;
+      path_search s{{b1}, 1, kCuckooAloneSearchBudget, false, 0, sole};
       const auto start = static_cast<unsigned>(Hash{}(static_cast<std::uint32_t>(k) + attempt));
       const std::uint32_t r = insert_alone_locked(tile, k, v, b1, b2, start, s);
-      unlock(tile, b1);
+      unlock(tile, b1, true);
       moves += s.moves;
-      return r;
-    });
+      if (r == cuckoo_detail::kGaveUp) return kHashFailed;
+      const bool no_path = r == kHashFailed || (r == cuckoo_detail::kBlocked && attempt + 1 >= tries);
+      if (no_path && !sole) return cuckoo_detail::kDeferred;
+      if (no_path) {
+        give_up(tile);
+        return kHashFailed;
+      }
+      if (r != cuckoo_detail::kBlocked) return r;
+      __nanosleep(64u << min(attempt, 6u));
+    }
   }
   /// One try of insert_alone_deferred, holding bucket 1's lock. Under it k
   /// can neither arrive in its buckets (neither has an empty slot, and the
@@ -930,7 +1073,7 @@ struct bucketed_cuckoo_ref {
         if (r == cuckoo_detail::kFull) {
           alone_try a{pack(k, v), start, b1, b2, x, {}, 0, false};
           const bool placed = deepen<1>(tile, a, s);
-          if (a.b2_lock > 0) unlock(tile, b2);
+          if (a.b2_lock > 0) unlock(tile, b2, true);
           if (placed) return kHashInserted;
           return a.gave_up ? cuckoo_detail::kGaveUp : s.blocked ? cuckoo_detail::kBlocked : kHashFailed;
         }
@@ -958,7 +1101,7 @@ struct bucketed_cuckoo_ref {
   __device__ bool deepen(const tile_type& tile, alone_try& a, path_search& s) const requires(kWrites) {
     if (put_alone<Depth>(tile, a.b1, a.x, a.kv, a.start, s) >= 0) return true;
     if (a.b2_lock == 0) {
-      a.b2_lock = try_lock(tile, a.b2) ? 1 : -1;
+      a.b2_lock = try_lock_alone(tile, a.b2, s) ? 1 : -1;
       if (a.b2_lock > 0) {
         // Read again under its lock: keys may have left it since the first read.
         s.held[s.held_count++] = a.b2;
@@ -994,7 +1137,7 @@ struct bucketed_cuckoo_ref {
         const unsigned c = slot_at(lowest(left), start);
         const word moving = word_of(tile, xv, c);
         const std::uint32_t y = second_bucket(key_of(moving), x);
-        if (!try_lock(tile, y)) {
+        if (!try_lock_alone(tile, y, s)) {
           s.blocked = true;
           continue;
         }
@@ -1003,8 +1146,9 @@ struct bucketed_cuckoo_ref {
         // Read under y's lock: the keys a deeper move takes out of y stay there until it does.
         const int copy = put_alone<Depth - 1>(tile, y, read_bucket(tile, y, empty_key), moving, start + 3, s);
         --s.held_count;
-        if (copy >= 0 && tile.thread_rank() == 0) hand_over(x, c, moving, incoming, y, static_cast<unsigned>(copy));
-        unlock(tile, y);
+        if (copy >= 0 && tile.thread_rank() == 0)
+          hand_over(x, c, moving, incoming, y, static_cast<unsigned>(copy), true);
+        unlock(tile, y, true);
         if (copy >= 0) {
           ++s.moves;
           return static_cast<int>(c);
@@ -1047,7 +1191,7 @@ struct bucketed_cuckoo_ref {
         const int copy = take_slot(tile, second_bucket(key_of(moving), x), yv, moving);
         if (copy < 0) continue;
         const std::uint32_t y = second_bucket(key_of(moving), x);
-        if (tile.thread_rank() == 0) hand_over(x, c, moving, incoming, y, static_cast<unsigned>(copy));
+        if (tile.thread_rank() == 0) hand_over(x, c, moving, incoming, y, static_cast<unsigned>(copy), true);
         ++s.moves;
         return static_cast<int>(c);
       }
@@ -1068,7 +1212,10 @@ class bucketed_cuckoo_map {
 
   /// A table of at least `capacity` slots (whole buckets of 8, at least 2
   /// buckets), all empty. Keys must differ from the empty key and the one
-  /// below it (the tombstone); values from the empty value.
+  /// below it (the tombstone); values from the empty value. Device memory:
+  /// 8 bytes per slot, a lock word per bucket, and the bulk insert's
+  /// overflow and leftover lists (each a 4-byte entry per insert_chunk() key,
+  /// about a byte per slot).
   explicit bucketed_cuckoo_map(std::size_t capacity, graphkit::empty_key<Key> key_sentinel = {},
                                graphkit::empty_value<Value> value_sentinel = {}, cudaStream_t stream = nullptr);
 
@@ -1086,6 +1233,8 @@ class bucketed_cuckoo_map {
     return {slots_.data(), static_cast<std::uint32_t>(bucket_count()), locks_.data(), empty_key_, empty_value_,
             nullptr};
   }
+  /// Keys per launch pair of a bulk insert (the first pass, then the second over what it deferred).
+  [[nodiscard]] std::size_t insert_chunk() const noexcept { return insert_chunk_; }
   [[nodiscard]] Key empty_key_sentinel() const noexcept { return empty_key_; }
   [[nodiscard]] Value empty_value_sentinel() const noexcept { return empty_value_; }
 
@@ -1133,6 +1282,15 @@ class bucketed_cuckoo_map {
   Value empty_value_;
   device_buffer<slot> slots_;
   device_buffer<unsigned> locks_;
+  /// The bulk insert's chunk, and its overflow list (cuckoo_detail::overflow_list):
+  /// deferred inputs' indices in a segment per warp of the first pass, and each segment's count.
+  std::size_t insert_chunk_ = 0;
+  unsigned overflow_warps_ = 0;
+  device_buffer<std::uint32_t> overflow_;
+  device_buffer<unsigned> overflow_counts_;
+  /// The inserts the second pass leaves to the last (cuckoo_detail::leftover_list):
+  /// insert_chunk_ entries, then their count.
+  device_buffer<std::uint32_t> leftovers_;
   /// The synchronous calls' own counts (they read them before returning).
   hash_counts sync_counts_;
   mutable device_buffer<unsigned long long> scratch_;

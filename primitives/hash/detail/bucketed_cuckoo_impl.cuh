@@ -1,8 +1,11 @@
 // Kernels and host side of bucketed_cuckoo_map: one tile of kCuckooTile
 // threads per operation, tiles taking operations in a grid-stride loop (round
 // 2's 4-keys-per-tile bulk kernels were slower for finds, 15.6 against 17.2
-// G/s at load 0.5, and were dropped; the bulk insert steps a warp's tiles
-// together, for its queue of deferred inserts). Each tile's first thread
+// G/s at load 0.5, and were dropped). The bulk insert is three kernels per
+// chunk of keys (claim_kernel, then settle_kernel over the inserts it
+// deferred, then settle_alone_kernel, one tile, over those the second left;
+// the header's "Bulk insert in passes"); its first pass steps
+// a warp's tiles together, for one ballot per step. Each tile's first thread
 // counts outcomes in registers and the block adds all of a kernel's counts
 // in one shared reduction (hash_detail::block_add); the bulk insert counts
 // its moves so too, the mixed kernel's locked path where they happen.
@@ -35,77 +38,143 @@ __device__ bool refused(const Ref& t, Key key, Value value, bool has_value) {
   return key == t.empty_key || key == t.tombstone_key() || (has_value && value == t.empty_value);
 }
 
-/// Blocks of the bulk insert kernel per multiprocessor. Its registers are
-/// capped at 40 for 6 (1536 threads): the lock-free part needs 39 (ptxas,
-/// sm_90), so it keeps them all while the rare deferred path spills. Uncapped,
-/// that path's 80 registers held the kernel to 768 threads.
-inline constexpr int kInsertBlocksPerSm = 6;
-/// Tiles per warp, and the deferred inserts a warp's queue holds (up to 7
-/// waiting plus one from each tile).
+/// Blocks per multiprocessor of the bulk insert's first pass (claim_kernel):
+/// its registers are capped at 32 for 8 (2048 threads, as finds run). It
+/// holds no path that moves keys: it needs 40 uncapped, and at 32 spills 12
+/// bytes (ptxas, sm_90) into an 8-byte frame, 16 KB per multiprocessor.
+inline constexpr int kClaimBlocksPerSm = 8;
+/// Blocks per multiprocessor of the second pass (settle_kernel), which runs
+/// the insert-only path alone: 3 leave it 80 registers (ptxas, sm_90: 272
+/// bytes of spill stores in its code, a 232-byte stack frame, 174 KB per
+/// multiprocessor, which the L1 can hold; 2 would give 128 registers and no
+/// spills at two thirds of the tiles). Capped at 40 inside step 18's one-pass
+/// kernel, the path spilled 1.4 KB of stores and 5.6 KB of loads into a
+/// 448-byte frame, 672 KB per multiprocessor: past the L1, so a deferred
+/// insert waited on the L2 for its own spills.
+inline constexpr int kSettleBlocksPerSm = 3;
 inline constexpr int kWarpTiles = 32 / kCuckooTile;
-inline constexpr int kWarpQueue = 2 * kWarpTiles;
 
-/// Bulk insert: only inserts run in this kernel, so an insert whose two
-/// buckets are full takes the insert-only path (insert_alone_deferred). A
-/// warp's tiles queue those inserts in shared memory and take them up
-/// kWarpTiles at a time, one per tile: one deferred insert costs several
-/// times a common one, and taken where met it would hold the warp's other
-/// tiles idle at the reconvergence point after it (at load 0.9, one warp
-/// step in five has one). The warps take kWarpTiles keys per step in a
-/// grid-stride loop, so that the queue's steps are the same for all lanes;
-/// the grid is at most the resident blocks, so each warp takes many steps.
+/// The overflow list of one chunk of a bulk insert: the input indices of the
+/// inserts that the first pass deferred, in one segment of `segment` entries
+/// per warp of the first pass (a warp takes at most that many keys, so its
+/// segment cannot overflow), and how many each segment holds.
+struct overflow_list {
+  std::uint32_t* entries;
+  unsigned* counts;
+  unsigned segment;
+};
+/// The inserts the second pass left to the last (blocked by other tiles'
+/// locks, or no path found while other tiles ran): input indices, in no
+/// order, and how many (zeroed again by the last pass).
+struct leftover_list {
+  std::uint32_t* entries;
+  unsigned* count;
+};
+
+/// The bulk insert's first pass over one chunk: every key is updated where
+/// it is or claims an empty slot of bucket 1, else of bucket 2
+/// (insert_claim_only: nothing else runs in this kernel, so no key moves).
+/// An insert whose two buckets are full is not settled here: its index goes
+/// to its warp's segment of the overflow list, for settle_kernel. So no tile
+/// waits for a costly insert, and this kernel's registers stay few. The warps
+/// take kWarpTiles keys per step in a grid-stride loop (the steps are the
+/// same for all lanes: one ballot per step places the warp's deferred keys).
 template <class Ref, class Key, class Value>
-__global__ void __launch_bounds__(kBlock, kInsertBlocksPerSm)
-    insert_kernel(Ref t, const Key* keys, const Value* values, std::size_t n, unsigned long long* counts) {
-  __shared__ typename Ref::word queues[kBlock / 32][kWarpQueue];
+__global__ void __launch_bounds__(kBlock, kClaimBlocksPerSm)
+    claim_kernel(Ref t, const Key* keys, const Value* values, unsigned n, overflow_list deferred,
+                 unsigned long long* counts) {
   const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
   const auto tile = cg::tiled_partition<kCuckooTile>(warp);
-  typename Ref::word* queue = queues[warp.meta_group_rank()];
   const bool lead = tile.thread_rank() == 0;
-  unsigned inserted = 0, failed = 0, sentinel = 0, moves = 0;
-  const auto count = [&](std::uint32_t outcome) {
-    inserted += lead && outcome == kHashInserted;
-    failed += lead && outcome == kHashFailed;
-  };
-  const auto settle = [&](typename Ref::word pair) {
-    unsigned moved = 0;  // the same in every thread of the tile: the first one counts it
-    count(t.insert_alone_deferred(tile, Ref::key_of(pair), Ref::value_of(pair), moved));
-    moves += lead ? moved : 0;
-  };
+  const unsigned warp_id = blockIdx.x * (kBlock / 32) + warp.meta_group_rank();
+  unsigned inserted = 0, sentinel = 0;
   unsigned queued = 0;  // the same in every lane of the warp
-  const std::size_t warps = std::size_t{gridDim.x} * (blockDim.x / 32);
-  for (std::size_t first = (std::size_t{blockIdx.x} * (blockDim.x / 32) + warp.meta_group_rank()) * kWarpTiles;
-       first < n; first += warps * kWarpTiles) {
-    const std::size_t i = first + tile.meta_group_rank();
-    bool deferred = false;
-    Key k{};
-    Value v{};
+  // 32-bit indices: a chunk is at most kCuckooInsertChunkMax keys, and 64-bit ones spill at 32 registers.
+  const unsigned step = gridDim.x * (kBlock / 32) * kWarpTiles;
+  for (unsigned first = warp_id * kWarpTiles; first < n; first += step) {
+    const unsigned i = first + tile.meta_group_rank();
+    bool deferred_here = false;
     if (i < n) {
-      k = keys[i];
-      v = values[i];
+      const Key k = keys[i];
+      const Value v = values[i];
       if (refused(t, k, v, true)) {
         sentinel += lead;
       } else {
-        const std::uint32_t outcome = t.insert_lock_free(tile, k, v);  // the whole tile takes part
-        deferred = outcome == cuckoo_detail::kDeferred;
-        if (!deferred) count(outcome);
+        const std::uint32_t outcome = t.insert_claim_only(tile, k, v);  // the whole tile takes part
+        deferred_here = outcome == cuckoo_detail::kDeferred;
+        inserted += lead && outcome == kHashInserted;
       }
     }
-    const unsigned votes = warp.ballot(lead && deferred);
-    if (lead && deferred) queue[queued + __popc(votes & ((1u << warp.thread_rank()) - 1))] = Ref::pack(k, v);
+    const unsigned votes = warp.ballot(lead && deferred_here);
+    if (lead && deferred_here)
+      deferred.entries[std::size_t{warp_id} * deferred.segment + queued +
+                       __popc(votes & ((1u << warp.thread_rank()) - 1))] = i;
     queued += __popc(votes);
-    if (queued >= kWarpTiles) {
-      warp.sync();
-      queued -= kWarpTiles;
-      settle(queue[queued + tile.meta_group_rank()]);
-      warp.sync();  // before the next step's entries overwrite these
+  }
+  if (warp.thread_rank() == 0) deferred.counts[warp_id] = queued;
+  hash_detail::block_add({inserted, sentinel}, {hash_detail::kInserted, hash_detail::kSentinel}, counts);
+}
+
+/// The bulk insert's second pass: the inserts claim_kernel deferred, by the
+/// insert-only path (insert_alone_deferred: bucket 1's lock, copy-first
+/// moves). Only these run in this kernel. A warp takes a segment at a time,
+/// each of its tiles every kWarpTiles-th entry; tiles do not wait for each
+/// other. No insert fails here: one that other tiles blocked, or that found
+/// no path while they ran, goes to the leftover list for the last pass.
+template <class Ref, class Key, class Value>
+__global__ void __launch_bounds__(kBlock, kSettleBlocksPerSm)
+    settle_kernel(Ref t, const Key* keys, const Value* values, overflow_list deferred, unsigned segments,
+                  leftover_list left, unsigned long long* counts) {
+  const auto tile = cg::tiled_partition<kCuckooTile>(cg::this_thread_block());
+  const bool lead = tile.thread_rank() == 0;
+  const unsigned lane_tile = (threadIdx.x % 32) / kCuckooTile;
+  const unsigned warps = gridDim.x * (kBlock / 32);
+  unsigned inserted = 0, failed = 0, moves = 0;
+  for (unsigned s = blockIdx.x * (kBlock / 32) + threadIdx.x / 32; s < segments; s += warps) {
+    const unsigned count = deferred.counts[s];
+    const std::uint32_t* segment = deferred.entries + std::size_t{s} * deferred.segment;
+    for (unsigned e = lane_tile; e < count; e += kWarpTiles) {
+      const std::uint32_t i = segment[e];
+      unsigned moved = 0;  // the same in every thread of the tile: the first one counts it
+      const std::uint32_t outcome = t.insert_alone_deferred(tile, keys[i], values[i], moved, false);
+      inserted += lead && outcome == kHashInserted;
+      failed += lead && outcome == kHashFailed;
+      moves += lead ? moved : 0;
+      if (lead && outcome == cuckoo_detail::kDeferred) left.entries[atomicAdd(left.count, 1u)] = i;
     }
   }
-  warp.sync();
-  if (tile.meta_group_rank() < queued) settle(queue[tile.meta_group_rank()]);
-  hash_detail::block_add(
-      {inserted, failed, sentinel, moves},
-      {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel, hash_detail::kDisplacements}, counts);
+  hash_detail::block_add({inserted, failed, moves},
+                         {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kDisplacements}, counts);
+}
+
+/// The bulk insert's last pass over a chunk: the second pass's leftovers,
+/// one after the other by one tile, the only one running (one warp; its
+/// other tiles only join the count). No lock is held by another tile and no
+/// slot changes but by this tile, so each insert ends as a sequential insert
+/// of the same key into this table would: whether a key fails does not
+/// depend on the schedule of the passes before. Almost always empty: an
+/// insert needs kCuckooSettleTries blocked tries or a lost race to get here.
+template <class Ref, class Key, class Value>
+__global__ void __launch_bounds__(32)
+    settle_alone_kernel(Ref t, const Key* keys, const Value* values, leftover_list left, unsigned long long* counts) {
+  const auto tile = cg::tiled_partition<kCuckooTile>(cg::this_thread_block());
+  const bool lead = tile.thread_rank() == 0;
+  unsigned inserted = 0, failed = 0, moves = 0;
+  if (threadIdx.x < kCuckooTile) {
+    const unsigned count = *left.count;
+    for (unsigned e = 0; e < count; ++e) {
+      const std::uint32_t i = left.entries[e];
+      unsigned moved = 0;
+      const std::uint32_t outcome = t.insert_alone_deferred(tile, keys[i], values[i], moved, true);
+      inserted += lead && outcome == kHashInserted;
+      failed += lead && outcome == kHashFailed;
+      moves += lead ? moved : 0;
+    }
+  }
+  __syncwarp();
+  if (threadIdx.x == 0) *left.count = 0;  // for the next chunk
+  hash_detail::block_add({inserted, failed, moves},
+                         {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kDisplacements}, counts);
 }
 
 template <class Ref, class Key, class Value>
@@ -219,9 +288,13 @@ __global__ void clear_kernel(Ref t) {
 inline unsigned grid_for(std::size_t ops) {
   return std::clamp(graphkit::blocks_for(ops * kCuckooTile, kBlock), 1u, 1u << 16);
 }
-/// The bulk insert's grid: no more blocks than are resident at once.
-inline unsigned insert_grid_for(std::size_t ops) {
-  return graphkit::grid_stride_blocks(ops * kCuckooTile, kBlock, kInsertBlocksPerSm);
+/// The bulk insert's first pass: no more blocks than are resident at once.
+inline unsigned claim_grid_for(std::size_t ops) {
+  return graphkit::grid_stride_blocks(ops * kCuckooTile, kBlock, kClaimBlocksPerSm);
+}
+/// The second pass over `segments` segments: a warp per segment, at most the resident blocks.
+inline unsigned settle_grid_for(unsigned segments) {
+  return graphkit::grid_stride_blocks(std::size_t{segments} * 32, kBlock, kSettleBlocksPerSm);
 }
 inline unsigned grid_for_slots(std::size_t slots) { return graphkit::grid_stride_blocks(slots, kBlock); }
 
@@ -244,6 +317,15 @@ bucketed_cuckoo_map<Key, Value, Hash>::bucketed_cuckoo_map(std::size_t capacity,
     throw error("bucketed_cuckoo_map: the empty key must not be 0 (the key below it marks tombstones)");
   slots_ = device_buffer<slot>(buckets * kCuckooBucketSlots);
   locks_ = device_buffer<unsigned>(buckets + 1);  // the locks, then the give-up flag
+  // The bulk insert's overflow list: a segment per warp of the first pass's
+  // largest grid, together at least a chunk (each warp's rounded up to whole steps).
+  insert_chunk_ =
+      std::clamp<std::size_t>(slots_.size() / kCuckooInsertChunkDivisor, kCuckooInsertChunkMin, kCuckooInsertChunkMax);
+  overflow_warps_ = cuckoo_detail::claim_grid_for(insert_chunk_) * (cuckoo_detail::kBlock / 32);
+  overflow_ = device_buffer<std::uint32_t>(insert_chunk_ + std::size_t{overflow_warps_} * cuckoo_detail::kWarpTiles);
+  overflow_counts_ = device_buffer<unsigned>(overflow_warps_);
+  leftovers_ = device_buffer<std::uint32_t>(insert_chunk_ + 1);  // the entries, then their count
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(leftovers_.data() + insert_chunk_, 0, sizeof(std::uint32_t), stream));
   clear(stream);
 }
 
@@ -252,10 +334,27 @@ void bucketed_cuckoo_map<Key, Value, Hash>::insert_async(const Key* d_keys, cons
                                                          hash_counts& counts, cudaStream_t stream) {
   counts.reset(stream);
   if (n == 0) return;
-  reset_give_up(stream);
-  cuckoo_detail::insert_kernel<<<cuckoo_detail::insert_grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(
-      ref(), d_keys, d_values, n, counts.data());
-  GRAPHKIT_CHECK_LAUNCH();
+  reset_give_up(stream);  // once per call: after a failure, the later chunks' full-bucket inserts fail fast
+  using cuckoo_detail::kBlock;
+  for (std::size_t done = 0; done < n; done += insert_chunk_) {
+    const std::size_t chunk = std::min(insert_chunk_, n - done);
+    const unsigned grid = std::min(cuckoo_detail::claim_grid_for(chunk), overflow_warps_ / (kBlock / 32));
+    const unsigned warps = grid * (kBlock / 32);
+    const std::size_t per_step = std::size_t{warps} * cuckoo_detail::kWarpTiles;
+    // A warp's keys: at most one whole step per grid-wide step (warps * segment <= chunk + per_step).
+    const auto segment = static_cast<unsigned>((chunk + per_step - 1) / per_step * cuckoo_detail::kWarpTiles);
+    const cuckoo_detail::overflow_list deferred{overflow_.data(), overflow_counts_.data(), segment};
+    cuckoo_detail::claim_kernel<<<grid, kBlock, 0, stream>>>(ref(), d_keys + done, d_values + done,
+                                                             static_cast<unsigned>(chunk), deferred, counts.data());
+    GRAPHKIT_CHECK_LAUNCH();
+    const cuckoo_detail::leftover_list left{leftovers_.data(), leftovers_.data() + insert_chunk_};
+    cuckoo_detail::settle_kernel<<<cuckoo_detail::settle_grid_for(warps), kBlock, 0, stream>>>(
+        ref(), d_keys + done, d_values + done, deferred, warps, left, counts.data());
+    GRAPHKIT_CHECK_LAUNCH();
+    cuckoo_detail::settle_alone_kernel<<<1, 32, 0, stream>>>(ref(), d_keys + done, d_values + done, left,
+                                                             counts.data());
+    GRAPHKIT_CHECK_LAUNCH();
+  }
 }
 
 template <class Key, class Value, class Hash>

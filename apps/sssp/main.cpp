@@ -2,6 +2,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <span>
 
@@ -32,8 +33,10 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
   apps::resolve_device(o, apps::device_support::cpu_and_gpu);
   const bool on_gpu = o.device == "gpu";
   if (!delta_text.empty() && !on_gpu) throw input_error("--delta applies to --device gpu only");
-  if ((tuning.relax_depth != solver_tuning::kAutoRelaxDepth || tuning.blocks != 0) && !on_gpu)
-    throw input_error("--relax-depth and --solver-blocks apply to --device gpu only");
+  if ((tuning.relax_depth != solver_tuning::kAutoRelaxDepth || tuning.blocks != 0 ||
+       tuning.edge_rows != solver_tuning::edge_rows_mode::automatic) &&
+      !on_gpu)
+    throw input_error("--relax-depth, --edge-rows and --solver-blocks apply to --device gpu only");
 
   apps::report r("sssp");
   apps::input_info info;
@@ -130,6 +133,7 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
     r.set("rounds (first source)", first_stats.rounds);
     r.set("us per round (first source)", first_stats.seconds * 1e6 / std::max<std::uint64_t>(first_stats.rounds, 1));
     r.set("relax depth", std::uint64_t{first_stats.relax_depth});
+    r.set("edge rows", std::string(first_stats.edge_rows ? "yes" : "no"));
     r.set("solver blocks", std::uint64_t{first_stats.blocks});
     r.set("GPU kernel", std::string(first_stats.shared_memory_kernel ? "one block, graph in shared memory"
                                                                      : "persistent, delta-stepping"));
@@ -162,7 +166,8 @@ int main(int argc, char** argv) {
       ->excludes(source_opt);
   app.add_option("--delta", delta,
                  "Bucket width for the GPU: a positive integer, or 'auto' to adapt it while running "
-                 "(default: 256 x mean weight / mean degree^2 x sqrt(mean / RMS degree), x sqrt(2^26 / edges) "
+                 "(default: 256 x mean weight / mean degree^2 x sqrt(mean / RMS degree), x 4 on sparse, even graphs, x "
+                 "sqrt(2^26 / edges) "
                  "past 2^26 edges)");
   app.add_option(
          "--relax-depth", tuning.relax_depth,
@@ -170,6 +175,14 @@ int main(int argc, char** argv) {
          "default: 8 on sparse, even graphs such as meshes and roads (mean degree <= 8, RMS degree <= twice the mean), "
          "else 0)")
       ->check(CLI::Range(0, 255));
+  const std::map<std::string, sssp::solver_tuning::edge_rows_mode> rows_modes = {
+      {"auto", sssp::solver_tuning::edge_rows_mode::automatic},
+      {"on", sssp::solver_tuning::edge_rows_mode::on},
+      {"off", sssp::solver_tuning::edge_rows_mode::off}};
+  app.add_option("--edge-rows", tuning.edge_rows,
+                 "GPU warps relax each vertex's first 4 edges from 32-byte rows, a lane per edge: auto | on | off "
+                 "(default auto: on for meshes, sparse, even graphs whose vertices nearly all have at most 4 edges)")
+      ->transform(CLI::CheckedTransformer(rows_modes));
   app.add_option("--solver-blocks", tuning.blocks,
                  "Blocks of the GPU solver's persistent kernel (default: as many as can be resident)")
       ->check(CLI::PositiveNumber);

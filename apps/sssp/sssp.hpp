@@ -59,6 +59,12 @@ struct solver_tuning {
   /// Solve graphs that fit one block's shared memory there
   /// (apps/sssp/gpu/small_graph.cuh); false forces the persistent kernel.
   bool small_graph_kernel = true;
+  /// Whether the persistent kernel relaxes each vertex's first 4 edges from
+  /// rows, a lane per edge (apps/sssp/gpu/edge_rows.cuh). automatic: on
+  /// meshes, sparse, even graphs (sparse_even) whose vertices nearly all
+  /// (99%) have at most 4 edges.
+  enum class edge_rows_mode { automatic, off, on };
+  edge_rows_mode edge_rows = edge_rows_mode::automatic;
 };
 
 /// What the default delta depends on.
@@ -72,14 +78,22 @@ struct graph_profile {
 /// Above this many edges the default delta narrows by sqrt(kDeltaFullEdges / edges).
 inline constexpr double kDeltaFullEdges = 67108864.0;  // 2^26
 
+/// Sparse, even graphs (sparse_even) take this many times the formula's delta.
+inline constexpr double kSparseEvenDeltaScale = 4;
+
 /// 256 x mean weight / mean out-degree^2 x sqrt(mean / RMS out-degree), times
-/// sqrt(2^26 / edges) past 2^26 edges, at least 1. Fitted to delta sweeps on an
-/// H100 (docs/design.md, "SSSP on the GPU"): with rounds costing microseconds, dense
-/// graphs want narrow buckets (few relaxations per edge), sparse long-path
-/// graphs wide ones (few rounds), skewed graphs, whose hubs reach most vertices
-/// early, narrower still, and so do big graphs, whose buckets fill the GPU anyway.
+/// 4 on sparse, even graphs, times sqrt(2^26 / edges) past 2^26 edges, at
+/// least 1. Fitted to delta sweeps on an H100 (docs/design.md, "SSSP on the
+/// GPU"): with rounds costing microseconds, dense graphs want narrow buckets
+/// (few relaxations per edge), sparse long-path graphs wide ones (few rounds),
+/// meshes and roads, whose warps relax chains of hops within a round, wider
+/// still, skewed graphs, whose hubs reach most vertices early, narrower, and
+/// so do big graphs, whose buckets fill the GPU anyway.
 std::uint64_t heuristic_delta(const csr_graph& g);
 std::uint64_t heuristic_delta(const graph_profile& p);
+/// Meshes and roads: mean out-degree <= 8 and RMS <= twice the mean. Their
+/// rounds are short chains of hops, thousands deep.
+bool sparse_even(const graph_profile& p);
 /// The relax depth solver_tuning's auto picks for a graph of this profile.
 std::uint32_t auto_relax_depth(const graph_profile& p);
 /// The profile of a graph of `num_vertices` from its CSR offsets and the sum of its weights.
@@ -105,6 +119,7 @@ struct gpu_stats {
   std::uint64_t delta_last = 0;
   std::uint32_t distance_bits = 64;   ///< 32 where every distance fits (max weight x (n - 1) < 2^32 - 1)
   std::uint32_t relax_depth = 0;      ///< solver_tuning::relax_depth, resolved
+  bool edge_rows = false;             ///< solver_tuning::edge_rows, resolved
   std::uint32_t blocks = 0;           ///< blocks of the kernel that ran
   bool shared_memory_kernel = false;  ///< the graph was solved in one block's shared memory
   double seconds = 0;                 ///< CUDA-event time from initialization to the end of the solve

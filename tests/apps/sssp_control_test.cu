@@ -3,7 +3,10 @@
 // list pointers are fake addresses; only their movement is checked.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "apps/sssp/gpu/control.cuh"
+#include "tests/common/test_support.hpp"
 
 namespace graphkit::sssp::detail {
 namespace {
@@ -37,6 +40,27 @@ TEST(SsspControl, GroupOfCountsBucketsFromTheBase) {
   EXPECT_EQ(group_of(1000 + 16 * 10 - 1, 1000, 10), kEpochBuckets - 1);
   EXPECT_EQ(group_of(1000 + 16 * 10, 1000, 10), kFarGroup);
   EXPECT_EQ(group_of(kGpuUnreachable - 1, 0, kMaxDelta), kFarGroup);
+}
+
+// group_of searches instead of dividing: it must agree with the quotient for
+// every delta up to kMaxDelta, at the bucket edges and between them.
+TEST(SsspControl, GroupOfAgreesWithTheQuotient) {
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  const auto quotient = [](gpu_distance d, gpu_distance base, gpu_distance delta) {
+    const gpu_distance k = (d - base) / delta;
+    return k < kEpochBuckets ? static_cast<std::uint32_t>(k) : kFarGroup;
+  };
+  for (int i = 0; i < 200000; ++i) {
+    const gpu_distance delta = 1 + rng() % (i % 2 == 0 ? 1000 : kMaxDelta);
+    const gpu_distance base = rng() % (gpu_distance{1} << 62);
+    const gpu_distance k = rng() % 18;  // 16 and 17: past the epoch
+    const gpu_distance edge = base + k * delta;
+    for (const gpu_distance d : {edge, edge + delta - 1, edge + rng() % delta, base - 1 - rng() % 1000}) {
+      ASSERT_EQ(group_of(d, base, delta), quotient(d, base, delta)) << d << " " << base << " " << delta;
+    }
+  }
 }
 
 TEST(SsspControl, FoldAddsListGrowthAndTakesThePhaseResults) {

@@ -122,6 +122,54 @@ TEST(SsspGpu, RelaxDepthsAndBlockCountsMatchBoost) {
   }
 }
 
+// Edge rows (a lane per edge of a vertex's first 4): vertices with edges
+// past the row (the uniform graph's degrees reach ~20, the road's 9, the
+// star's hubs ~430, cut into chunks from the frontier or sent on from a
+// warp's queue), at several relax depths and block counts; and the auto
+// choice: rows on a grid, not on a road (18% of its vertices have 5+ edges)
+// nor on R-MAT.
+TEST(SsspGpu, EdgeRowsMatchBoost) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::vector<std::tuple<vertex_t, vertex_t, weight_t>> star;
+  for (vertex_t v = 1; v <= 3000; ++v) star.emplace_back(v - 1, v, 1);
+  for (vertex_t v = 7; v <= 3000; ++v) star.emplace_back(v % 7, v, 2 + v % 5);
+  const std::pair<const char*, csr_graph> graphs[] = {
+      {"grid:40x300", generated("grid:40x300", seed, 255)},
+      {"road:13", generated("road:13", seed, 0)},
+      {"uniform:12:6", generated("uniform:12:6", seed, 100000)},
+      {"rmat:12", generated("rmat:12", seed, 255)},
+      {"path with hubs", make(3001, star)},
+      {"rome99", to_csr(load_graph(test::dataset("rome99.gr")).graph)},
+  };
+  using rows = solver_tuning::edge_rows_mode;
+  for (const auto& [name, g] : graphs) {
+    const auto source = static_cast<vertex_t>(seed % g.num_vertices);
+    for (const int depth : {0, 1, 8, 255}) {
+      for (const unsigned blocks : {1u, 3u, 0u}) {
+        SCOPED_TRACE(std::string(name) + ", relax depth " + std::to_string(depth) + ", blocks " +
+                     std::to_string(blocks));
+        expect_matches_oracle(g, source, {}, {depth, blocks, false, rows::on});
+        if (depth == 8)
+          expect_matches_oracle(g, source, {delta_choice::mode::adaptive, 0}, {depth, blocks, false, rows::on});
+      }
+    }
+  }
+  for (const auto& [spec, expected] : {std::pair{"grid:40x300", true}, {"road:13", false}, {"rmat:12", false}}) {
+    SCOPED_TRACE(spec);
+    const csr_graph g = generated(spec, seed, 255);
+    gpu_solver solver(g);
+    solver.tune({solver_tuning::kAutoRelaxDepth, 0, false});
+    gpu_stats stats;
+    solver.solve(0, {}, stats);
+    EXPECT_EQ(stats.edge_rows, expected);
+    solver.tune({solver_tuning::kAutoRelaxDepth, 0, false, rows::off});
+    solver.solve(0, {}, stats);
+    EXPECT_FALSE(stats.edge_rows);
+  }
+}
+
 // Graphs that fit one block's shared memory are solved there; the rest, and
 // every graph when asked, by the persistent kernel; both agree with Boost.
 TEST(SsspGpu, SharedMemoryKernelTakesSmallGraphsOnly) {

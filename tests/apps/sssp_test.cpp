@@ -123,14 +123,18 @@ TEST(SsspDelta, ParsesAutoAndPositiveIntegersOnly) {
 }
 
 TEST(SsspDelta, HeuristicNarrowsWithDegreeAndSkew) {
-  // A 4-cycle both ways, weight 10: every degree 2, so delta = 256 * 10 / 2^2.
+  // A 4-cycle both ways, weight 10: every degree 2, so delta = 256 * 10 / 2^2,
+  // times 4 for a sparse, even graph.
   const csr_graph g =
       make(4, {{0, 1, 10}, {1, 0, 10}, {1, 2, 10}, {2, 1, 10}, {2, 3, 10}, {3, 2, 10}, {3, 0, 10}, {0, 3, 10}});
-  EXPECT_EQ(heuristic_delta(g), 640u);
-  // A star of 3 leaves both ways: degrees 3, 1, 1, 1, mean 1.5, RMS sqrt(3):
-  // 256 * 10 / 1.5^2 * sqrt(1.5 / sqrt(3)) = 1058.8.
+  EXPECT_EQ(heuristic_delta(g), 2560u);
+  // A star of 3 leaves both ways: degrees 3, 1, 1, 1, mean 1.5, RMS sqrt(3)
+  // (sparse and even too): 4 * 256 * 10 / 1.5^2 * sqrt(1.5 / sqrt(3)) = 4235.3.
   const csr_graph star = make(4, {{0, 1, 10}, {1, 0, 10}, {0, 2, 10}, {2, 0, 10}, {0, 3, 10}, {3, 0, 10}});
-  EXPECT_EQ(heuristic_delta(star), 1059u);
+  EXPECT_EQ(heuristic_delta(star), 4235u);
+  // Skewed: mean 9.5 > 8, no factor: 256 * 4 / 9.5^2 * sqrt(9.5 / RMS).
+  graph_profile skewed{.edges = 1000, .mean_weight = 4, .mean_degree = 9.5, .rms_degree = 19};
+  EXPECT_EQ(heuristic_delta(skewed), 8u);  // 11.35 * 0.7071 = 8.02
   EXPECT_EQ(heuristic_delta(make(2, {})), 1u);
 }
 

@@ -117,9 +117,21 @@ struct alignas(16) control {
 };
 
 /// Which list a distance belongs in, for the epoch at `base`.
+/// (d - base) / delta capped at kFarGroup, by a 4-step binary search: a 64-bit
+/// division is a long dependent sequence, and on a road's chain of hops every
+/// hop waits for it. delta <= kMaxDelta, so 16 x delta fits 64 bits.
 __host__ __device__ inline std::uint32_t group_of(gpu_distance d, gpu_distance base, gpu_distance delta) {
-  const gpu_distance k = (d - base) / delta;
-  return k < kEpochBuckets ? static_cast<std::uint32_t>(k) : kFarGroup;
+  static_assert(kEpochBuckets == 16, "the search below takes 4 steps");
+  gpu_distance x = d - base;  // d < base wraps to a far value, as the quotient would
+  if (x >= delta * kEpochBuckets) return kFarGroup;
+  std::uint32_t k = 0;
+  for (std::uint32_t step = kEpochBuckets / 2; step > 0; step /= 2) {
+    if (x >= delta * step) {
+      x -= delta * step;
+      k += step;
+    }
+  }
+  return k;
 }
 
 /// The decisions, applied to one block's copy of the state after fold().

@@ -17,6 +17,7 @@
 
 #include "apps/sssp/gpu/buckets.cuh"
 #include "apps/sssp/gpu/control.cuh"
+#include "apps/sssp/gpu/edge_rows.cuh"
 #include "apps/sssp/gpu/reach.cuh"
 #include "apps/sssp/gpu/relax.cuh"
 #include "apps/sssp/gpu/small_graph.cuh"
@@ -63,8 +64,8 @@ __device__ void load_words(const T* from, T& to) {
   for (unsigned w = threadIdx.x; w < sizeof(T) / sizeof(unsigned); w += blockDim.x) dst[w] = __ldcg(src + w);
 }
 
-template <class Dist>
-__global__ void __launch_bounds__(detail::kBlock) delta_stepping_kernel(detail::solver_view<Dist> s) {
+template <class Dist, bool Rows>
+__global__ void __launch_bounds__(detail::kBlock) delta_stepping_kernel(detail::solver_view<Dist, Rows> s) {
   namespace cg = cooperative_groups;
   const cg::grid_group grid = cg::this_grid();
   __shared__ control c;
@@ -123,20 +124,24 @@ struct gpu_solver::state {
         heuristic(heuristic_delta(profile)),
         stream(s) {
     nvtx_range range("graphkit::sssp set-up: kernel limits");
-    int device = 0, cooperative = 0, per_sm = 0;
+    int device = 0, cooperative = 0;
     GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
     GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
     if (cooperative == 0) throw error("sssp: the GPU does not support cooperative launches");
-    if (narrow)
-      GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delta_stepping_kernel<std::uint32_t>,
-                                                                      detail::kBlock, 0));
-    else
-      GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delta_stepping_kernel<gpu_distance>,
-                                                                      detail::kBlock, 0));
-    if (per_sm == 0) throw error("sssp: the solver kernel does not fit on one multiprocessor");
-    resident = static_cast<unsigned>(per_sm) * device_sm_count();
+    resident_csr = narrow ? resident_blocks<std::uint32_t, false>() : resident_blocks<gpu_distance, false>();
+    resident_rows = narrow ? resident_blocks<std::uint32_t, true>() : resident_blocks<gpu_distance, true>();
     fits_small = narrow ? ready_small_kernel<std::uint32_t>(device) : ready_small_kernel<gpu_distance>(device);
     apply(solver_tuning{});
+  }
+
+  /// Blocks of the solver kernel that fit on the GPU at once.
+  template <class Dist, bool Rows>
+  static unsigned resident_blocks() {
+    int per_sm = 0;
+    GRAPHKIT_CUDA_TRY(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delta_stepping_kernel<Dist, Rows>, detail::kBlock, 0));
+    if (per_sm == 0) throw error("sssp: the solver kernel does not fit on one multiprocessor");
+    return static_cast<unsigned>(per_sm) * device_sm_count();
   }
 
   template <class Dist>
@@ -170,8 +175,12 @@ struct gpu_solver::state {
 
   void apply(const solver_tuning& tuning) {
     use_small = fits_small && tuning.small_graph_kernel;
+    use_rows(tuning.edge_rows == solver_tuning::edge_rows_mode::automatic
+                 ? sparse_even(profile) && detail::edge_rows_pay(graph, stream)
+                 : tuning.edge_rows == solver_tuning::edge_rows_mode::on);
     // Every block must be resident for the grid barrier; a small graph gets
     // fewer blocks, which makes each barrier cheaper.
+    const unsigned resident = rows.size() != 0 ? resident_rows : resident_csr;
     grid = std::clamp(tuning.blocks != 0 ? tuning.blocks : blocks_for(n, detail::kBlock), 1u, resident);
     relax_depth = tuning.relax_depth == solver_tuning::kAutoRelaxDepth
                       ? auto_relax_depth(profile)
@@ -192,9 +201,11 @@ struct gpu_solver::state {
   pinned_buffer<control> host_ctl_buffer{1};  ///< the control block's host side (asynchronous copies)
   control* host_ctl = host_ctl_buffer.data();
   device_buffer<detail::small_graph_stats> small_stats{1};
-  bool fits_small = false;  ///< the graph fits one block's shared memory
-  bool use_small = false;   ///< ... and the tuning allows that kernel
-  unsigned resident = 1;    ///< blocks that fit on the GPU at once
+  device_buffer<uint2> rows;   ///< edge rows (edge_rows.cuh), or empty: the CSR kernel
+  bool fits_small = false;     ///< the graph fits one block's shared memory
+  bool use_small = false;      ///< ... and the tuning allows that kernel
+  unsigned resident_csr = 1;   ///< blocks of the CSR kernel that fit on the GPU at once
+  unsigned resident_rows = 1;  ///< the same for the rows kernel
   unsigned grid = 1;
   std::uint32_t relax_depth = 0;
   graph_profile profile;
@@ -202,10 +213,17 @@ struct gpu_solver::state {
   cudaStream_t stream;  ///< every solve's kernels, copies and events
   cuda_event start, stop;
 
-  template <class Dist>
-  detail::solver_view<Dist> view(Dist* dist) {
+  /// Builds the edge rows (once) or drops them.
+  void use_rows(bool wanted) {
+    if (!wanted) rows = {};
+    else if (rows.size() == 0 && graph.num_vertices > 0) rows = detail::build_edge_rows(graph, stream);
+  }
+
+  template <class Dist, bool Rows>
+  detail::solver_view<Dist, Rows> view(Dist* dist) {
     std::uint32_t* m = masks.data();
     return {graph.view(),
+            {rows.data()},
             dist,
             {bit_span_ref{m}, bit_span_ref{m + mask_words}},
             bit_span_ref{m + 2 * mask_words},
@@ -220,9 +238,15 @@ struct gpu_solver::state {
   void launch(Dist* dist, vertex_t source) {
     init_distances_kernel<<<blocks_for(graph.num_vertices, 256), 256, 0, stream>>>(dist, graph.num_vertices, source);
     GRAPHKIT_CHECK_LAUNCH();
-    detail::solver_view<Dist> v = view(dist);
+    if (rows.size() != 0) launch_solver<Dist, true>(dist);
+    else launch_solver<Dist, false>(dist);
+  }
+
+  template <class Dist, bool Rows>
+  void launch_solver(Dist* dist) {
+    detail::solver_view<Dist, Rows> v = view<Dist, Rows>(dist);
     void* args[] = {&v};
-    GRAPHKIT_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(delta_stepping_kernel<Dist>), grid,
+    GRAPHKIT_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(delta_stepping_kernel<Dist, Rows>), grid,
                                                   detail::kBlock, args, 0, stream));
     GRAPHKIT_CHECK_LAUNCH();
   }
@@ -305,6 +329,11 @@ std::uint64_t heuristic_delta(const csr_graph& g) {
 std::uint64_t heuristic_delta(const graph_profile& p) {
   if (p.edges == 0) return 1;
   double delta = 256.0 * p.mean_weight / (p.mean_degree * p.mean_degree) * std::sqrt(p.mean_degree / p.rms_degree);
+  // Meshes and roads: a warp follows chains of hops within a round
+  // (relax_depth), so a wider bucket's extra relaxations are cheap and the
+  // rounds it saves are what the solve costs (H100, delta x1 / x2 / x4 / x6:
+  // road:22 9.76 / 9.41 / 8.70 / 8.45 ms, grid:22 7.53 / 7.23 / - / 7.32).
+  if (sparse_even(p)) delta *= kSparseEvenDeltaScale;
   // Past 2^26 edges a bucket of the same width holds more edges than the GPU
   // needs to stay busy, so narrower buckets cost no rounds' worth of idling
   // and save relaxations (sweeps: R-MAT 22 best at half, R-MAT 24 at a
@@ -313,12 +342,14 @@ std::uint64_t heuristic_delta(const graph_profile& p) {
   return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(delta)));
 }
 
+bool sparse_even(const graph_profile& p) { return p.mean_degree <= 8 && p.rms_degree <= 2 * p.mean_degree; }
+
 std::uint32_t auto_relax_depth(const graph_profile& p) {
   // Sparse, even graphs (meshes, roads) have small rounds, thousands deep:
   // grid:22 went from 27.5 to 10.7 ms at depth 6-8 (3,370 rounds to ~410),
   // rome99 0.49 to 0.28 ms at 4-8. Skewed and dense graphs have few, full
   // rounds and gained nothing measurable (rmat:21, uniform:21 within noise).
-  return p.mean_degree <= 8 && p.rms_degree <= 2 * p.mean_degree ? 8 : 0;
+  return sparse_even(p) ? 8 : 0;
 }
 
 gpu_solver::gpu_solver(const csr_graph& g, cudaStream_t stream) : gpu_solver(to_device(g, stream), stream) {}
@@ -377,6 +408,7 @@ void gpu_solver::solve(vertex_t source, const delta_choice& choice, gpu_stats& s
   stats.examined = c.examined;
   stats.delta_last = c.delta;
   stats.relax_depth = st.relax_depth;
+  stats.edge_rows = st.rows.size() != 0;
   stats.blocks = st.grid;
 }
 

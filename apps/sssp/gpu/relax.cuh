@@ -18,15 +18,19 @@
 // The thresholds are low because a round lasts as long as its slowest warp:
 // with 4096 (one warp walking up to 128 steps of dependent loads) R-MAT
 // rounds had tails of hundreds of microseconds.
-// Every step walks 32 edges with the warp converged, so that the vertices
-// whose distance fell are sent to their lists by one warp multisplit
-// (primitives/multisplit/warp_append.cuh) per step.
+// Every step walks 32 edges with the warp converged. The vertices whose
+// distance fell go to the warp's own queue (local_queue) or are posted to
+// their lists through the warp's outbox, which appends them 32 at a time by
+// one warp multisplit (primitives/multisplit/warp_append.cuh).
+// On meshes the solver reads each vertex's first 4 edges from rows instead
+// (edge_rows.cuh): a lane per edge, no gathering.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
 #include "apps/sssp/gpu/control.cuh"
+#include "apps/sssp/gpu/edge_rows.cuh"
 #include "graph/device_csr.hpp"
 #include "primitives/bitmap/bit_span.cuh"
 #include "primitives/multisplit/warp_append.cuh"
@@ -52,9 +56,13 @@ inline std::size_t chunk_capacity(edge_t num_edges) { return num_edges / kChunkE
 /// distance array: 32 bits where every finite distance fits (max weight x
 /// (n - 1) < 2^32 - 1; half the bytes per gather and atomic), else 64. Its
 /// largest value means unreached; loads widen it to gpu_distance.
-template <class Dist>
+/// Rows: the kernel relaxes from edge rows (edge_rows.cuh); a template
+/// parameter, so that the CSR kernel keeps its registers.
+template <class Dist, bool Rows>
 struct solver_view {
+  static constexpr bool kRows = Rows;
   device_csr_view graph;
+  edge_rows_view rows;  ///< null unless Rows
   Dist* dist;
   bit_span_ref masks[2];      ///< next-frontier membership, by round parity
   bit_span_ref resplit_mask;  ///< resplit's deduplication
@@ -118,50 +126,153 @@ struct local_queue {
   }
 };
 
-/// Relaxes edge e (if `valid`) from a vertex at distance du, `depth` hops
-/// past the frontier, and sends its target on if its distance fell: to the
-/// warp's queue or the next frontier if it stays in the current bucket, to
-/// another list if it moved to another bucket (see control.cuh).
-/// Warp-converged.
-template <class View>
-__device__ inline void relax_step(const View& s, const control& c, phase_counters& out, bit_span_ref next_mask,
-                                  bool valid, edge_t e, gpu_distance du, std::uint32_t depth, local_queue& q) {
-  vertex_t t = 0;
-  std::uint32_t group = 0;
-  bool moved = false, here = false;  // here: fell into the current bucket
-  if (valid) {
-    t = s.graph.targets[e];
-    const gpu_distance nd = du + (s.graph.weights ? static_cast<gpu_distance>(s.graph.weights[e]) : 1ull);
-    // A plain read first: distances only fall, so a stale value can cost an
-    // extra atomic but never skips a needed one. Past the frontier the warp
-    // is on a chain of dependent loads, one per hop: the atomic alone is a
-    // step shorter.
-    if (depth > 0 || nd < s.distance(t)) {
-      // nd is below the old distance, so it fits the array's width.
-      using dist_type = std::remove_reference_t<decltype(*s.dist)>;
-      const gpu_distance old = s.widen(atomicMin(&s.dist[t], static_cast<dist_type>(nd)));
-      if (nd < old) {
-        group = group_of(nd, c.base, c.delta);
-        if (group == c.bucket) here = true;
-        else moved = old == kGpuUnreachable || group_of(old, c.base, c.delta) != group;
-      }
-    }
+/// Room per warp, in shared memory, for the sends it defers (see outbox).
+inline constexpr std::uint32_t kOutboxRoom = 64;
+
+/// A warp's deferred sends: targets bound for a later bucket's list, or for
+/// the next frontier (group == the current bucket). Appended at once, each
+/// step with a send paid a ballot rank and a global atomic whose result the
+/// list write waits for, and on a road's chain of hops every hop waited for
+/// them; here the warp appends 32 at a time when the box fills and when its
+/// work for the phase is done. Deferring is safe: the lists are read only
+/// after the phase's barrier, and a next-frontier bit set late costs at most
+/// a repeated relaxation. Every lane holds the same `size`.
+struct outbox {
+  vertex_t* items;
+  std::uint8_t* groups;
+  std::uint32_t size;
+
+  __device__ static outbox of_this_warp() {
+    __shared__ vertex_t items[kBlock / 32][kOutboxRoom];
+    __shared__ std::uint8_t groups[kBlock / 32][kOutboxRoom];
+    const unsigned w = threadIdx.x / 32;
+    return {items[w], groups[w], 0};
   }
+};
+
+/// What the relax routines of one phase share: the solver, the state, the
+/// phase's counters, the next frontier's mask, and the warp's queue and outbox.
+template <class View>
+struct relax_context {
+  const View& s;
+  const control& c;
+  phase_counters& out;
+  bit_span_ref next_mask;
+  gpu_distance bucket_end;  ///< distances below it stay in the current bucket
+  local_queue q;
+  outbox box;
+
+  __device__ relax_context(const View& view, const control& state, phase_counters& counters)
+      : s(view),
+        c(state),
+        out(counters),
+        next_mask(view.masks[state.round & 1]),
+        bucket_end(state.base + (state.bucket + 1) * state.delta),
+        q(local_queue::of_this_warp()),
+        box(outbox::of_this_warp()) {}
+};
+
+/// The lanes below the calling one.
+__device__ inline unsigned lanes_below() { return (1u << lane()) - 1u; }
+
+/// Appends the outbox's sends to their lists, 32 at a time; a next-frontier
+/// send only if its mask bit was clear. Warp-converged.
+template <class View>
+__device__ inline void flush(relax_context<View>& x) {
+  __syncwarp();  // the lanes' outbox writes are visible to the whole warp
+  for (std::uint32_t base = 0; base < x.box.size; base += 32) {
+    const std::uint32_t i = base + lane();
+    bool valid = i < x.box.size;
+    vertex_t t = 0;
+    std::uint32_t group = 0;
+    if (valid) {
+      t = x.box.items[i];
+      group = x.box.groups[i];
+      if (group == x.c.bucket) valid = x.next_mask.set(t);
+    }
+    append(x.s, x.c, x.out, valid, group, t);
+  }
+  __syncwarp();  // read before the lanes post over these slots
+  x.box.size = 0;
+}
+
+/// Posts each wanting lane's t to list `group` (the next frontier when group
+/// is the current bucket), through the outbox. Warp-converged.
+template <class View>
+__device__ inline void post(relax_context<View>& x, bool want, std::uint32_t group, vertex_t t) {
+  const unsigned wanting = __ballot_sync(kAllLanes, want);
+  if (wanting == 0) return;
+  if (x.box.size + __popc(wanting) > kOutboxRoom) flush(x);
+  if (want) {
+    const std::uint32_t at = x.box.size + __popc(wanting & lanes_below());
+    x.box.items[at] = t;
+    x.box.groups[at] = static_cast<std::uint8_t>(group);
+  }
+  x.box.size += __popc(wanting);
+}
+
+/// Sends on a target t whose distance fell (if `fell`) from `old` to `nd`,
+/// relaxed `depth` hops past the frontier: to the warp's queue or the next
+/// frontier if it stays in the current bucket, to another list if it moved
+/// to another bucket (see control.cuh). Warp-converged.
+template <class View>
+__device__ inline void route(relax_context<View>& x, bool fell, vertex_t t, gpu_distance nd, gpu_distance old,
+                             std::uint32_t depth) {
+  const control& c = x.c;
+  // nd is at least the current bucket's start (it extends a path ending in
+  // the bucket), so one comparison tells whether it stays there.
+  const bool here = fell && nd < x.bucket_end;
   // Into the warp's queue while it has room; the rest to the next frontier,
   // once per round (its mask).
   bool keep = here && depth < c.relax_depth;
   const unsigned keepers = __ballot_sync(kAllLanes, keep);
   if (keepers != 0) {
-    const std::uint32_t at = q.size + __popc(keepers & ((1u << lane()) - 1u));
+    const std::uint32_t at = x.q.size + __popc(keepers & lanes_below());
     keep = keep && at < kLocalRoom;
     if (keep) {
-      q.items[at] = t;
-      q.depths[at] = static_cast<std::uint8_t>(depth + 1);
+      x.q.items[at] = t;
+      x.q.depths[at] = static_cast<std::uint8_t>(depth + 1);
     }
-    q.size = min(kLocalRoom, q.size + __popc(keepers));
+    x.q.size = min(kLocalRoom, x.q.size + __popc(keepers));
   }
-  if (here && !keep) moved = next_mask.set(t);
-  append(s, c, out, moved, group, t);
+  std::uint32_t group = c.bucket;
+  bool send = here && !keep;
+  if (fell && !here) {
+    group = group_of(nd, c.base, c.delta);
+    send = old == kGpuUnreachable || group_of(old, c.base, c.delta) != group;
+  }
+  post(x, send, group, t);
+}
+
+/// dist[t] = min(dist[t], nd); the old distance.
+template <class View>
+__device__ inline gpu_distance lower(const View& s, vertex_t t, gpu_distance nd) {
+  // nd is below the old distance where it matters, so it fits the array's width.
+  using dist_type = std::remove_reference_t<decltype(*s.dist)>;
+  return s.widen(atomicMin(&s.dist[t], static_cast<dist_type>(nd)));
+}
+
+/// Relaxes edge e (if `valid`) from a vertex at distance du, `depth` hops
+/// past the frontier. Warp-converged.
+template <class View>
+__device__ inline void relax_step(relax_context<View>& x, bool valid, edge_t e, gpu_distance du, std::uint32_t depth) {
+  const View& s = x.s;
+  vertex_t t = 0;
+  gpu_distance nd = 0, old = kGpuUnreachable;
+  bool fell = false;
+  if (valid) {
+    t = s.graph.targets[e];
+    nd = du + (s.graph.weights ? static_cast<gpu_distance>(s.graph.weights[e]) : 1ull);
+    // A plain read first: distances only fall, so a stale value can cost an
+    // extra atomic but never skips a needed one. Past the frontier the warp
+    // is on a chain of dependent loads, one per hop: the atomic alone is a
+    // step shorter.
+    if (depth > 0 || nd < s.distance(t)) {
+      old = lower(s, t, nd);
+      fell = nd < old;
+    }
+  }
+  route(x, fell, t, nd, old, depth);
 }
 
 /// Relaxes the out-edges of the lanes' vertices (degree 0 for none; degrees
@@ -169,9 +280,8 @@ __device__ inline void relax_step(const View& s, const control& c, phase_counter
 /// lane finding its vertex by a 5-step search over the lanes' offsets, so
 /// every step but the last uses all 32 lanes. Warp-converged.
 template <class View>
-__device__ inline void relax_gathered(const View& s, const control& c, phase_counters& out, bit_span_ref next_mask,
-                                      gpu_distance du, edge_t begin, std::uint32_t degree, std::uint32_t depth,
-                                      local_queue& q) {
+__device__ inline void relax_gathered(relax_context<View>& x, gpu_distance du, edge_t begin, std::uint32_t degree,
+                                      std::uint32_t depth) {
   std::uint32_t inclusive = degree;
   for (int o = 1; o < 32; o *= 2) {
     const std::uint32_t y = __shfl_up_sync(kAllLanes, inclusive, o);
@@ -188,92 +298,145 @@ __device__ inline void relax_gathered(const View& s, const control& c, phase_cou
     const std::uint32_t start = __shfl_sync(kAllLanes, exclusive, owner);
     const gpu_distance dl = __shfl_sync(kAllLanes, du, owner);
     const std::uint32_t hops = __shfl_sync(kAllLanes, depth, owner);
-    relax_step(s, c, out, next_mask, k < total, b + (k - start), dl, hops, q);
+    relax_step(x, k < total, b + (k - start), dl, hops);
   }
 }
 
-/// Empties the warp's queue: up to 32 vertices at a time, relaxed from their
-/// current distance, which may refill it (up to relax_depth hops). A vertex
-/// already in the next frontier is left to it; a hub goes to the next
-/// frontier too, as only the frontier phase queues hub chunks.
-/// Warp-converged; adds the edges it walks to `examined`.
+/// A vertex a lane relaxes, as loaded: degree 0 for none (or one to skip).
+/// With rows, the lane's edge of the vertex's row came with it.
+struct lane_vertex {
+  vertex_t v = 0;
+  gpu_distance du = 0;
+  edge_t begin = 0;
+  edge_t degree = 0;
+  std::uint32_t depth = 0;
+  uint2 slot = {};  ///< with rows: the lane's edge of v's row
+};
+
+/// Loads v's distance and edge range, and with rows the lane's edge of v's
+/// row (slot `part`), all at once (a chain of hops waits on them); degree 0
+/// if `skip`.
 template <class View>
-__device__ inline void relax_queued(const View& s, const control& c, phase_counters& out, bit_span_ref next_mask,
-                                    local_queue& q, unsigned long long& examined) {
-  while (q.size > 0) {
+__device__ inline lane_vertex load_vertex(const View& s, vertex_t v, std::uint32_t depth, std::uint32_t part,
+                                          bool skip) {
+  lane_vertex x;
+  x.v = v;
+  x.depth = depth;
+  x.du = s.distance(v);
+  x.begin = s.graph.offsets[v];
+  const edge_t end = s.graph.offsets[v + 1];
+  if constexpr (View::kRows) x.slot = s.rows.slot(v, part);
+  x.degree = skip ? 0 : end - x.begin;
+  return x;
+}
+
+/// With rows: relaxes the lanes' row slots (lane part p of a vertex has
+/// slot p), then the edges past the row from the CSR (gathered). Degrees
+/// below kHeavyDegree. Warp-converged.
+template <class View>
+__device__ inline void relax_rows(relax_context<View>& x, const lane_vertex& v, std::uint32_t part) {
+  const View& s = x.s;
+  const vertex_t t = v.slot.x;
+  const gpu_distance nd = v.du + v.slot.y;
+  gpu_distance old = kGpuUnreachable;
+  bool fell = false;
+  // A plain read first at the frontier, as relax_step.
+  if (part < v.degree && (v.depth > 0 || nd < s.distance(t))) {
+    old = lower(s, t, nd);
+    fell = nd < old;
+  }
+  route(x, fell, t, nd, old, v.depth);
+  const bool tail = part == 0 && v.degree > kRowWidth;
+  if (__any_sync(kAllLanes, tail))
+    relax_gathered(x, v.du, v.begin + kRowWidth, tail ? static_cast<std::uint32_t>(v.degree - kRowWidth) : 0u, v.depth);
+}
+
+/// The lanes' vertices' edges (degrees below kHeavyDegree), by the layout
+/// the kernel was built for. Warp-converged.
+template <class View>
+__device__ inline void relax_vertices(relax_context<View>& x, const lane_vertex& v, std::uint32_t part) {
+  if constexpr (View::kRows) relax_rows(x, v, part);
+  else relax_gathered(x, v.du, v.begin, static_cast<std::uint32_t>(v.degree), v.depth);
+}
+
+/// Lanes per vertex: one, or one per row slot with rows.
+template <class View>
+__device__ inline std::uint32_t lanes_per_vertex() {
+  return View::kRows ? kRowWidth : 1;
+}
+
+/// Empties the warp's queue: up to 32 vertices at a time (8 with rows),
+/// relaxed from their current distance, which may refill it (up to
+/// relax_depth hops). A vertex already in the next frontier is left to it; a hub goes to the next frontier too, as only
+/// the frontier phase queues hub chunks. Warp-converged; adds the edges it walks to `examined`.
+template <class View>
+__device__ inline void relax_queued(relax_context<View>& x, unsigned long long& examined) {
+  const std::uint32_t per = lanes_per_vertex<View>();
+  const std::uint32_t part = lane() % per;
+  while (x.q.size > 0) {
     __syncwarp();  // the lanes' queue writes are visible to the whole warp
-    const std::uint32_t take = min(32u, q.size);
-    const std::uint32_t first = q.size - take;
-    vertex_t v = 0;
-    std::uint32_t depth = 0;
-    gpu_distance du = 0;
-    edge_t begin = 0, degree = 0;
-    if (lane() < take) {
-      v = q.items[first + lane()];
-      depth = q.depths[first + lane()];
-      // All four loads at once (the test does not gate the others): each hop
-      // of the chain waits for them.
-      const bool pending = next_mask.test(v);
-      du = s.distance(v);
-      begin = s.graph.offsets[v];
-      const edge_t end = s.graph.offsets[v + 1];
-      degree = pending ? 0 : end - begin;
+    const std::uint32_t take = min(32u / per, x.q.size);
+    const std::uint32_t first = x.q.size - take;
+    const std::uint32_t slot = lane() / per;
+    lane_vertex v;
+    if (slot < take) {
+      const vertex_t item = x.q.items[first + slot];
+      // The pending test does not gate the loads: each hop of the chain waits for them.
+      v = load_vertex(x.s, item, x.q.depths[first + slot], part, x.next_mask.test(item));
     }
     __syncwarp();  // read before the walk below pushes over these slots
-    q.size = first;
-    const bool hub = degree >= kHeavyDegree;
-    append(s, c, out, hub && next_mask.set(v), c.bucket, v);
-    if (hub) degree = 0;
-    examined += degree;
-    relax_gathered(s, c, out, next_mask, du, begin, static_cast<std::uint32_t>(degree), depth, q);
+    x.q.size = first;
+    const bool hub = v.degree >= kHeavyDegree;
+    post(x, hub && part == 0, x.c.bucket, v.v);
+    if (hub) v.degree = 0;
+    if (part == 0) examined += v.degree;
+    relax_vertices(x, v, part);
   }
 }
 
 /// Phase kRelaxFrontier.
 template <class View>
 __device__ inline void relax_frontier(const View& s, const control& c, phase_counters& out) {
-  const bit_span_ref next_mask = s.masks[c.round & 1];
+  relax_context<View> x(s, c, out);
   const bit_span_ref this_mask = s.masks[(c.round + 1) & 1];  // built this frontier; cleared for round + 1
-  local_queue q = local_queue::of_this_warp();
   unsigned long long examined = 0;
-  // A warp takes up to 32 vertices; fewer when the frontier is too small to
-  // give every warp 32, since a warp walks its vertices' edges one step
-  // after another (a round lasts as long as its longest walk).
+  const std::uint32_t per = lanes_per_vertex<View>();
+  const std::uint32_t part = lane() % per, slot = lane() / per;
+  // A warp takes up to 32 / per vertices; fewer when the frontier is too
+  // small to give every warp that many, since a warp walks its vertices'
+  // edges one step after another (a round lasts as long as its longest walk).
   const std::uint32_t warps = warp_count();
-  const std::uint32_t width = min(32u, max(1u, (c.frontier_size + warps - 1) / warps));
+  const std::uint32_t width = min(32u / per, max(1u, (c.frontier_size + warps - 1) / warps));
   for (std::uint32_t tile = warp_index() * width; tile < c.frontier_size; tile += warps * width) {
-    const std::uint32_t i = tile + lane();
-    vertex_t v = 0;
-    gpu_distance du = 0;
-    edge_t begin = 0, degree = 0;
-    if (lane() < width && i < c.frontier_size) {
-      v = c.frontier[i];
-      this_mask.clear_word_of(v);
+    const std::uint32_t i = tile + slot;
+    lane_vertex v;
+    if (slot < width && i < c.frontier_size) {
+      const vertex_t u = c.frontier[i];
+      this_mask.clear_word_of(u);
       // A vertex that fell again this round is already in the next frontier
       // and will be relaxed from its lower distance then.
-      if (!next_mask.test(v)) {
-        du = s.distance(v);
-        begin = s.graph.offsets[v];
-        degree = s.graph.offsets[v + 1] - begin;
-      }
+      v = load_vertex(s, u, 0, part, x.next_mask.test(u));
     }
-    examined += degree;
+    if (part == 0) examined += v.degree;
 
-    // Hubs: cut into chunks for the next phase.
-    if (degree >= kHeavyDegree) {
-      const auto chunks = static_cast<std::uint32_t>((degree + kChunkEdges - 1) / kChunkEdges);
-      const std::uint32_t first = atomicAdd(&out.chunks, chunks);
-      if (first + chunks > s.chunk_room) atomicOr(&out.overflow, 1u);
-      for (std::uint32_t k = 0; k < chunks && first + k < s.chunk_room; ++k) {
-        const edge_t offset = edge_t{k} * kChunkEdges;
-        s.chunks[first + k] = {v, static_cast<std::uint32_t>(min(edge_t{kChunkEdges}, degree - offset)),
-                               begin + offset};
+    // Hubs: cut into chunks for the next phase, by their first lane.
+    if (v.degree >= kHeavyDegree) {
+      const auto chunks = static_cast<std::uint32_t>((v.degree + kChunkEdges - 1) / kChunkEdges);
+      if (part == 0) {
+        const std::uint32_t first = atomicAdd(&out.chunks, chunks);
+        if (first + chunks > s.chunk_room) atomicOr(&out.overflow, 1u);
+        for (std::uint32_t k = 0; k < chunks && first + k < s.chunk_room; ++k) {
+          const edge_t offset = edge_t{k} * kChunkEdges;
+          s.chunks[first + k] = {v.v, static_cast<std::uint32_t>(min(edge_t{kChunkEdges}, v.degree - offset)),
+                                 v.begin + offset};
+        }
       }
-      degree = 0;
+      v.degree = 0;
     }
-    relax_gathered(s, c, out, next_mask, du, begin, static_cast<std::uint32_t>(degree), 0, q);
-    relax_queued(s, c, out, next_mask, q, examined);
+    relax_vertices(x, v, part);
+    relax_queued(x, examined);
   }
+  flush(x);
   for (int o = 16; o > 0; o /= 2) examined += __shfl_down_sync(kAllLanes, examined, o);
   if (lane() == 0 && examined > 0) atomicAdd(&out.examined, examined);
 }
@@ -281,16 +444,16 @@ __device__ inline void relax_frontier(const View& s, const control& c, phase_cou
 /// Phase kRelaxChunks: warps take the queued hub chunks in turn.
 template <class View>
 __device__ inline void relax_chunks(const View& s, const control& c, phase_counters& out) {
-  const bit_span_ref next_mask = s.masks[c.round & 1];
-  local_queue q = local_queue::of_this_warp();
+  relax_context<View> x(s, c, out);
   unsigned long long examined = 0;
   for (std::uint32_t k = warp_index(); k < c.chunks; k += warp_count()) {
     const heavy_chunk chunk = s.chunks[k];
     const gpu_distance du = s.distance(chunk.vertex);
     for (std::uint32_t e = 0; e < chunk.count; e += 32)
-      relax_step(s, c, out, next_mask, e + lane() < chunk.count, chunk.begin + e + lane(), du, 0, q);
-    relax_queued(s, c, out, next_mask, q, examined);
+      relax_step(x, e + lane() < chunk.count, chunk.begin + e + lane(), du, 0);
+    relax_queued(x, examined);
   }
+  flush(x);
   for (int o = 16; o > 0; o /= 2) examined += __shfl_down_sync(kAllLanes, examined, o);
   if (lane() == 0 && examined > 0) atomicAdd(&out.examined, examined);
 }

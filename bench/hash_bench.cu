@@ -10,7 +10,8 @@
 // else and prints its figures beside ours with the ratio; without it, the
 // figures PERFORMANCE.md records for the H100 stand in, labelled as such.
 // --only runs one map's rows (its sweep and mixed rows; the seed article's
-// batches are linear probing's).
+// batches are linear probing's). Linear probing's sweep runs once per walk:
+// a thread per key, and tiles of 2, 4 and 8 lanes per key in every bulk kernel.
 // Keys are fmix32(i), a bijection, so keys are distinct by construction; the
 // linear-probing map's empty key is fmix32(2^32 - 1), the one value no
 // i < 2^32 - 1 yields. Hopscotch and the bucketed cuckoo map take keys 1..n
@@ -130,13 +131,24 @@ void sweep_row(const char* name, Map& map, double load, workload& w, bench::gpu_
   std::fflush(stdout);
 }
 
+/// Linear probing with Tile lanes per key in every bulk kernel (1: a thread
+/// per key), so that each row times one walk for insert, find and erase.
+template <unsigned Tile>
+using lp_tile_map = linear_probing_map<std::uint32_t, std::uint32_t, murmur3_hash, Tile, Tile>;
+template <unsigned Tile>
+std::string lp_name() {
+  return Tile == 1 ? "linear probing, thread per key" : "linear probing, tile " + std::to_string(Tile);
+}
+
+template <unsigned Tile>
 void linear_probing_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings& c,
                          const bench::cuco_figures& cuco) {
+  using map_type = lp_tile_map<Tile>;
   workload w(n, false);
   const std::uint32_t sentinel = murmur3_hash{}(0xffffffffu);
   for (const double load : kLoads) {
-    lp_map map(static_cast<std::size_t>(n / load), empty_key<std::uint32_t>{sentinel});
-    sweep_row("linear probing", map, load, w, t, reps, c, cuco, [](const lp_map& m, const hash_result&) {
+    map_type map(static_cast<std::size_t>(n / load), empty_key<std::uint32_t>{sentinel});
+    sweep_row(lp_name<Tile>().c_str(), map, load, w, t, reps, c, cuco, [](const map_type& m, const hash_result&) {
       const probe_statistics stats = m.probe_stats();
       char text[64];
       std::snprintf(text, sizeof text, "probe %.2f / %u", stats.mean, stats.max);
@@ -218,10 +230,12 @@ void mixed_rows(const char* name, std::size_t n, double load, bench::gpu_timer& 
 }
 
 /// The seed article's experiment: 4M-key batches into 2^27 slots up to load 0.95.
+template <unsigned Tile>
 void seed_batches(bench::gpu_timer& t) {
-  std::printf("\n| 2^27 slots, 4M-key batch | load after | insert G/s | check |\n|---|---|---|---|\n");
+  std::printf("\n| %s: 2^27 slots, 4M-key batch | load after | insert G/s | check |\n|---|---|---|---|\n",
+              lp_name<Tile>().c_str());
   const std::size_t slots = std::size_t{1} << 27, batch = std::size_t{1} << 22;
-  lp_map map(slots, empty_key<std::uint32_t>{murmur3_hash{}(0xffffffffu)});
+  lp_tile_map<Tile> map(slots, empty_key<std::uint32_t>{murmur3_hash{}(0xffffffffu)});
   device_buffer<std::uint32_t> batch_keys(batch), batch_values(batch);
   hash_counts counts;
   for (std::size_t b = 0; (b + 1) * batch <= slots * 95 / 100; ++b) {
@@ -286,7 +300,12 @@ int main(int argc, char** argv) {
         c.gather, c.cas, cuco.source.c_str());
     const std::size_t n = std::size_t{1} << 26;
     print_header("probe mean / max, moves and stash, or second-bucket share and moves");
-    if (runs("linear")) linear_probing_rows(n, t, reps, c, cuco);
+    // Thread per key and tiles of 2, 4 and 8 lanes (issue 18, step 21); the
+    // map's default takes tiles of 4 for inserts and erases, threads for finds.
+    if (runs("linear")) linear_probing_rows<1>(n, t, reps, c, cuco);
+    if (runs("linear")) linear_probing_rows<2>(n, t, reps, c, cuco);
+    if (runs("linear")) linear_probing_rows<4>(n, t, reps, c, cuco);
+    if (runs("linear")) linear_probing_rows<8>(n, t, reps, c, cuco);
     if (runs("hopscotch")) hopscotch_rows<4>(n, t, reps, c, cuco);
     if (runs("hopscotch")) hopscotch_rows<8>(n, t, reps, c, cuco);
     if (runs("cuckoo")) cuckoo_rows(n, t, reps, c, cuco);
@@ -301,7 +320,8 @@ int main(int argc, char** argv) {
     // Linear probing keeps erased keys in their slots: from 0.9 a 40% insert share would fill the table.
     if (runs("linear")) mixed_rows<lp_map>("linear probing", n / 4, 0.5, t, reps);
 
-    if (runs("linear")) seed_batches(t);
+    if (runs("linear")) seed_batches<1>(t);
+    if (runs("linear")) seed_batches<4>(t);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "hash_bench: %s\n", e.what());

@@ -26,6 +26,16 @@
 // slot as it is, so a racing operation that reads a slot before another
 // thread's claim only tries its CAS there and learns.
 //
+// The bulk calls can instead give each key a tile of T lanes (issue 18, step
+// 21; the map's WriteTile for insert / erase, FindTile for find / contains;
+// 1 = one thread per key): the tile reads T consecutive slots per step, lane
+// r slot r, in one coalesced request (T = 4, 8-byte slots: one sector), and
+// decides by ballot. A writing ref's relaxed loads bypass the L1, so a
+// thread's two 16-byte loads per window are two L2 requests where the tile's
+// are one, and a long probe is walked by 4 lanes of a warp holding 8 keys,
+// not by one lane of a warp holding 32 (step 8's diagnosis). Both walks visit
+// the slots in the same order, so either reads what the other wrote.
+//
 // Also: probing bounded by the capacity, so a full table reports the inserts
 // that failed instead of spinning; sentinels refused in user data;
 // probe-length statistics; rehash (which drops erased keys), size,
@@ -148,32 +158,11 @@ struct linear_probing_ref {
   /// kHashUpdated, or kHashFailed when every slot was probed in vain.
   __device__ std::uint32_t insert(Key k, Value v) const requires(has_op(Ops, hash_ops::insert)) {
     std::uint32_t outcome = kHashFailed;
-    probe(k, [&](std::size_t i, slot s) {
-      for (;;) {
-        if (s.key == k) {
-          outcome = exchange_value(i, v) == empty_value ? kHashInserted : kHashUpdated;
-          return true;
-        }
-        if (s.key != empty_key) return false;  // another key's slot
-        if constexpr (sizeof(slot) == 8) {
-          const slot before = cas_slot(i, slot{empty_key, empty_value}, slot{k, v});
-          if (before.key == empty_key) {
-            if (before.value == empty_value) {
-              outcome = kHashInserted;
-              return true;
-            }
-            return false;  // never made by this map: an empty key with a value; skip it
-          }
-          s = before;  // taken meanwhile: by k (update it) or another key (go on)
-        } else {
-          const Key before = claim_key(i, k);
-          if (before == empty_key) {
-            outcome = exchange_value(i, v) == empty_value ? kHashInserted : kHashUpdated;
-            return true;
-          }
-          s.key = before;
-        }
-      }
+    probe(k, [&](std::size_t i, const slot& s) {
+      if (s.key == k) outcome = update(i, v);
+      // kHashFailed: another key took it (or it is {empty, v}, never made by this map): go on
+      else if (s.key == empty_key) outcome = claim(i, k, v);
+      return outcome != kHashFailed;
     });
     return outcome;
   }
@@ -207,7 +196,159 @@ struct linear_probing_ref {
     return removed;
   }
 
+  // ---- a tile of lanes per key (the bulk kernels) ------------------------------
+  //
+  // A Tile is a cooperative_groups::thread_block_tile<T>; every lane of it
+  // calls with the same key. A tile of one lane takes the thread's path above.
+
+  /// Slot i in one load, ordered as load_window's are.
+  [[nodiscard]] __device__ slot load_slot(std::size_t i) const {
+    slot s;
+    if constexpr (sizeof(slot) == 8) {
+      unsigned long long w;
+      if constexpr (writes_table(Ops)) asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(w) : "l"(slots + i));
+      else w = *reinterpret_cast<const unsigned long long*>(slots + i);
+      std::memcpy(&s, &w, sizeof w);
+    } else {
+      ulonglong2 w;
+      if constexpr (writes_table(Ops))
+        asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(w.x), "=l"(w.y) : "l"(slots + i));
+      else w = *reinterpret_cast<const ulonglong2*>(slots + i);
+      std::memcpy(&s, &w, sizeof w);
+    }
+    return s;
+  }
+
+  /// What a tile does after deciding on one group of slots.
+  enum class tile_step { next, done, again };
+
+  /// The tile's walk of k's probe sequence: groups of T slots, T-aligned (so
+  /// that a group is whole sectors), lane r reading slot r of each; every lane
+  /// calls visit(index, slot, in_lap) for the same group and returns the
+  /// tile's common decision (taken from ballots): the next group, done (then
+  /// true), or this group again (after a lost claim: a slot seen empty is
+  /// taken, so a group is read again at most T times). False when the whole
+  /// table was seen. Lanes outside the lap (before home in the first group,
+  /// from home on in the last, past the end of the table) load nothing.
+  template <class Tile, class Visit>
+  __device__ bool probe_tile(const Tile& tile, Key k, Visit&& visit) const {
+    constexpr std::size_t T = Tile::num_threads();
+    const std::size_t h = home(k);
+    const std::size_t groups = (capacity + T - 1) / T;  // the last may be cut short by the table's end
+    std::size_t first = h - h % T;
+    for (std::size_t g = 0; g <= groups;) {
+      const std::size_t i = first + tile.thread_rank();
+      const bool in_lap = i < capacity && (g != 0 || i >= h) && (g != groups || i < h);
+      const slot s = in_lap ? load_slot(i) : slot{empty_key, empty_value};
+      const tile_step step = visit(i, s, in_lap);
+      if (step == tile_step::done) return true;
+      if (step == tile_step::again) continue;
+      ++g;
+      first += T;
+      if (first >= capacity) first = 0;
+    }
+    return false;
+  }
+
+  /// act() run by the tile's lowest lane in `lanes` (a ballot), its result
+  /// handed to every lane: the one atomic of a decision, or the value found.
+  template <class Tile, class Act>
+  __device__ static auto lowest_lane(const Tile& tile, unsigned lanes, Act&& act) {
+    const int lane = __ffs(static_cast<int>(lanes)) - 1;
+    decltype(act()) result{};
+    if (tile.thread_rank() == static_cast<unsigned>(lane)) result = act();
+    return tile.shfl(result, lane);
+  }
+
+  template <class Tile>
+  [[nodiscard]] __device__ Value find(const Tile& tile, Key k) const requires(has_op(Ops, hash_ops::find)) {
+    if constexpr (Tile::num_threads() == 1) {
+      return find(k);
+    } else {
+      Value out = empty_value;
+      probe_tile(tile, k, [&](std::size_t, const slot& s, bool in_lap) {
+        // k after an empty slot of the same group only where a concurrent
+        // insert ran between the lanes' loads: k is there, so taking it is right.
+        if (const unsigned hits = tile.ballot(in_lap && s.key == k)) {
+          out = lowest_lane(tile, hits, [&] { return s.value; });
+          return tile_step::done;
+        }
+        return tile.any(in_lap && s.key == empty_key) ? tile_step::done : tile_step::next;
+      });
+      return out;
+    }
+  }
+  template <class Tile>
+  [[nodiscard]] __device__ bool contains(const Tile& tile, Key k) const requires(has_op(Ops, hash_ops::find)) {
+    return find(tile, k) != empty_value;
+  }
+
+  template <class Tile>
+  __device__ std::uint32_t insert(const Tile& tile, Key k, Value v) const requires(has_op(Ops, hash_ops::insert)) {
+    if constexpr (Tile::num_threads() == 1) {
+      return insert(k, v);
+    } else {
+      std::uint32_t outcome = kHashFailed;
+      probe_tile(tile, k, [&](std::size_t i, const slot& s, bool in_lap) {
+        if (const unsigned hits = tile.ballot(in_lap && s.key == k)) {
+          outcome = lowest_lane(tile, hits, [&] { return update(i, v); });
+          return tile_step::done;
+        }
+        // The first open slot in probe order: every slot before it held
+        // another key when read, and keys stay, so k is in none of them.
+        const unsigned open = tile.ballot(in_lap && is_open(s));
+        if (open == 0) return tile_step::next;
+        outcome = lowest_lane(tile, open, [&] { return claim(i, k, v); });
+        return outcome == kHashFailed ? tile_step::again : tile_step::done;
+      });
+      return outcome;
+    }
+  }
+
+  template <class Tile>
+  __device__ bool erase(const Tile& tile, Key k) const requires(has_op(Ops, hash_ops::erase)) {
+    if constexpr (Tile::num_threads() == 1) {
+      return erase(k);
+    } else {
+      bool removed = false;
+      probe_tile(tile, k, [&](std::size_t i, const slot& s, bool in_lap) {
+        if (const unsigned hits = tile.ballot(in_lap && s.key == k)) {
+          // A value read empty was erased already: no atomic for it.
+          removed = lowest_lane(tile, hits, [&] {
+                      return s.value != empty_value && exchange_value(i, empty_value) != empty_value ? 1u : 0u;
+                    }) != 0;
+          return tile_step::done;
+        }
+        return tile.any(in_lap && s.key == empty_key) ? tile_step::done : tile_step::next;
+      });
+      return removed;
+    }
+  }
+
   // ---- atomics (writing refs only) --------------------------------------------
+
+  /// Whether an insert may claim s: an empty key (and, for 8-byte slots, an
+  /// empty value: {empty, v} is never made by this map, and the CAS from
+  /// {empty, empty} would only fail on it).
+  [[nodiscard]] __device__ bool is_open(const slot& s) const {
+    return s.key == empty_key && (sizeof(slot) != 8 || s.value == empty_value);
+  }
+  /// k's slot i gets v: kHashInserted where its value was empty, else kHashUpdated.
+  __device__ std::uint32_t update(std::size_t i, Value v) const {
+    return exchange_value(i, v) == empty_value ? kHashInserted : kHashUpdated;
+  }
+  /// Slot i, read open, claimed for {k, v}: kHashInserted, kHashUpdated where
+  /// k took it meanwhile, or kHashFailed where another key did (read on).
+  __device__ std::uint32_t claim(std::size_t i, Key k, Value v) const {
+    if constexpr (sizeof(slot) == 8) {
+      const slot before = cas_slot(i, slot{empty_key, empty_value}, slot{k, v});
+      if (before.key == empty_key && before.value == empty_value) return kHashInserted;
+      return before.key == k ? update(i, v) : kHashFailed;
+    } else {
+      const Key before = claim_key(i, k);
+      return before == empty_key || before == k ? update(i, v) : kHashFailed;
+    }
+  }
 
   __device__ Key claim_key(std::size_t i, Key k) const {
     if constexpr (sizeof(Key) == 4)
@@ -239,8 +380,19 @@ struct linear_probing_ref {
   }
 };
 
-template <class Key, class Value, class Hash = murmur3_hash>
+/// WriteTile and FindTile: lanes per key in the bulk insert / erase and find /
+/// contains kernels (1, 2, 4, 8, 16 or 32; 1 = one thread per key reading
+/// 32-byte windows). apply_async and ref() users take one thread per operation.
+/// Defaults (issue 18, step 21, to be measured): inserts and erases read
+/// through relaxed loads, one L2 request per window with a tile of 4 where a
+/// thread makes two, so they take tiles; bulk finds read through the L1 at
+/// about one request per window already (80% of the gather ceiling at 0.5),
+/// where a tile would hold a quarter of the keys in flight, so they do not.
+template <class Key, class Value, class Hash = murmur3_hash, unsigned WriteTile = 4, unsigned FindTile = 1>
 class linear_probing_map {
+  static_assert(WriteTile >= 1 && WriteTile <= 32 && (WriteTile & (WriteTile - 1)) == 0, "a warp tile: 1, 2, ..., 32");
+  static_assert(FindTile >= 1 && FindTile <= 32 && (FindTile & (FindTile - 1)) == 0, "a warp tile: 1, 2, ..., 32");
+
  public:
   template <hash_ops Ops>
   using ref_with = linear_probing_ref<Key, Value, Hash, Ops>;

@@ -2,7 +2,8 @@
 // fresh seeds (sizes 0 and 1 too), duplicates in a batch, skewed keys, missing
 // keys, load 0.95, a full table, rehash, 64-bit keys, sentinels in the data,
 // mixed insert / erase / find batches, per-call counts, and concurrent use
-// through ref(). The contract's compile-time rules are checked here too.
+// through ref(); the same for every tile size of the bulk kernels
+// (LinearProbingTiles). The contract's compile-time rules are checked here too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,9 +40,10 @@ std::vector<Key> distinct_keys(std::mt19937_64& rng, std::size_t n, std::unorder
   return out;
 }
 
-template <class Key>
-void check_against_model(const linear_probing_map<Key, std::uint32_t>& map,
-                         const std::unordered_map<Key, std::uint32_t>& model, const std::vector<Key>& absent) {
+// Finds and contains of the model's keys and of `absent`, size, retrieve_all.
+template <class Key, class Map>
+void check_against_model(const Map& map, const std::unordered_map<Key, std::uint32_t>& model,
+                         const std::vector<Key>& absent) {
   std::vector<Key> keys;
   for (const auto& [k, v] : model) keys.push_back(k);
   keys.insert(keys.end(), absent.begin(), absent.end());
@@ -49,10 +51,15 @@ void check_against_model(const linear_probing_map<Key, std::uint32_t>& map,
   device_buffer<std::uint32_t> d_values(std::max<std::size_t>(keys.size(), 1));
   d_values.fill_bytes(0x5a);
   map.find_async(d_keys.data(), keys.size(), d_values.data());
+  device_buffer<std::uint8_t> d_found(std::max<std::size_t>(keys.size(), 1));
+  d_found.fill_bytes(0x5a);
+  map.contains_async(d_keys.data(), keys.size(), d_found.data());
   const auto values = d_values.to_host();
+  const auto found = d_found.to_host();
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const auto it = model.find(keys[i]);
     ASSERT_EQ(values[i], it == model.end() ? map.empty_value_sentinel() : it->second) << "key " << keys[i];
+    ASSERT_EQ(found[i], it == model.end() ? 0 : 1) << "key " << keys[i];
   }
   ASSERT_EQ(map.size(), model.size());
   device_buffer<Key> out_keys(std::max<std::size_t>(model.size(), 1));
@@ -63,12 +70,12 @@ void check_against_model(const linear_probing_map<Key, std::uint32_t>& map,
   for (std::size_t i = 0; i < model.size(); ++i) ASSERT_EQ(model.at(hk[i]), hv[i]);
 }
 
-template <class Key>
+template <class Key, unsigned WriteTile = 4, unsigned FindTile = 1>
 void random_batches(std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{20000}}) {
     SCOPED_TRACE("n " + std::to_string(n));
-    linear_probing_map<Key, std::uint32_t> map(n * 2 + 7);
+    linear_probing_map<Key, std::uint32_t, murmur3_hash, WriteTile, FindTile> map(n * 2 + 7);
     std::unordered_set<Key> taken;
     const auto keys = distinct_keys<Key>(rng, n, &taken);
     std::vector<std::uint32_t> values(n);
@@ -99,7 +106,7 @@ void random_batches(std::uint64_t seed) {
     EXPECT_EQ(map.insert(da.data(), dav.data(), again.size()), 0u) << "a second insert only updates";
     check_against_model(map, model, absent);
     map.clear();
-    check_against_model(map, {}, keys);
+    check_against_model<Key>(map, {}, keys);
   }
 }
 
@@ -427,6 +434,179 @@ TEST(LinearProbingMap, CountsArePerCall) {
   EXPECT_EQ(first.result().inserted, 3u) << "a later call leaves an earlier call's counts alone";
   map.insert_async(da.data(), dv.data(), 0, first);
   EXPECT_EQ(first.result().inserted, 0u) << "an empty call still resets its counts";
+}
+
+// ---- tiles of lanes per key in the bulk kernels (issue 18, step 21) ------------
+//
+// Every tile size the bench measures, and mixed choices (a table written by
+// tiles of 8 and read by threads, and the other way round: both walks must
+// visit the slots in the same order). Capacities that are not whole groups of
+// 8 slots cut the last group short.
+
+template <unsigned W, unsigned F>
+struct tiles {
+  static constexpr unsigned write = W, find = F;
+};
+template <class Tiles>
+class LinearProbingTiles : public testing::Test {
+ public:
+  template <class Key = std::uint32_t>
+  using map_type = linear_probing_map<Key, std::uint32_t, murmur3_hash, Tiles::write, Tiles::find>;
+};
+struct tile_names {
+  template <class Tiles>
+  static std::string GetName(int) {
+    return "write" + std::to_string(Tiles::write) + "_find" + std::to_string(Tiles::find);
+  }
+};
+using tile_choices = testing::Types<tiles<1, 1>, tiles<2, 2>, tiles<4, 4>, tiles<8, 8>, tiles<8, 1>, tiles<1, 8>>;
+TYPED_TEST_SUITE(LinearProbingTiles, tile_choices, tile_names);
+
+TYPED_TEST(LinearProbingTiles, RandomBatchesOfSizesZeroOneAndMore) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  random_batches<std::uint32_t, TypeParam::write, TypeParam::find>(seed);
+  random_batches<std::uint64_t, TypeParam::write, TypeParam::find>(seed + 1);
+}
+
+// Each key 3 times in one shuffled batch, at loads 0.5 to 0.95: stored once,
+// counted once, holding one of its values; erased once; added again.
+TYPED_TEST(LinearProbingTiles, DuplicatesInOneBatchAtLoadsUpTo95Percent) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  for (const double load : {0.5, 0.9, 0.95}) {
+    SCOPED_TRACE(testing::Message() << "load " << load);
+    typename TestFixture::template map_type<> map(4099);  // 4100 slots: 512 groups of 8 and a half
+    const auto distinct = distinct_keys<std::uint32_t>(rng, static_cast<std::size_t>(map.capacity() * load));
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+    std::unordered_map<std::uint32_t, std::unordered_set<std::uint32_t>> offered;
+    for (int copy = 0; copy < 3; ++copy)
+      for (const auto k : distinct) {
+        pairs.emplace_back(k, static_cast<std::uint32_t>(rng() % 1000));
+        offered[k].insert(pairs.back().second);
+      }
+    std::shuffle(pairs.begin(), pairs.end(), rng);
+    std::vector<std::uint32_t> keys, values;
+    for (const auto& [k, v] : pairs) keys.push_back(k), values.push_back(v);
+    auto dk = upload(keys);
+    auto dv = upload(values);
+    EXPECT_EQ(map.insert(dk.data(), dv.data(), keys.size()), distinct.size()) << "each key counted once";
+    EXPECT_EQ(map.size(), distinct.size()) << "each key stored once";
+    auto dd = upload(distinct);
+    device_buffer<std::uint32_t> found(distinct.size());
+    map.find_async(dd.data(), distinct.size(), found.data());
+    const auto got = found.to_host();
+    for (std::size_t i = 0; i < distinct.size(); ++i) ASSERT_TRUE(offered[distinct[i]].count(got[i])) << distinct[i];
+    EXPECT_EQ(map.erase(dk.data(), keys.size()), distinct.size()) << "each key erased once";
+    EXPECT_EQ(map.size(), 0u);
+    EXPECT_EQ(map.insert(dk.data(), dv.data(), keys.size()), distinct.size()) << "erased keys come back as added";
+  }
+}
+
+// Batches filling a table to 0.5, 0.7, 0.9 and 0.95, each checked against the
+// model with absent keys; then erases of a random half and of absent keys.
+TYPED_TEST(LinearProbingTiles, LoadsUpTo95PercentAgreeWithTheModel) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  typename TestFixture::template map_type<> map((1 << 16) + 4);  // not whole groups of 8
+  std::unordered_set<std::uint32_t> taken;
+  std::unordered_map<std::uint32_t, std::uint32_t> model;
+  const auto absent = distinct_keys<std::uint32_t>(rng, 2000, &taken);
+  for (const double load : {0.5, 0.7, 0.9, 0.95}) {
+    SCOPED_TRACE(testing::Message() << "load " << load);
+    const auto keys =
+        distinct_keys<std::uint32_t>(rng, static_cast<std::size_t>(map.capacity() * load) - model.size(), &taken);
+    std::vector<std::uint32_t> values(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) model[keys[i]] = values[i] = static_cast<std::uint32_t>(rng() >> 40);
+    auto dk = upload(keys);
+    auto dv = upload(values);
+    hash_counts counts;
+    map.insert_async(dk.data(), dv.data(), keys.size(), counts);
+    const hash_result r = counts.result();
+    EXPECT_EQ(r.inserted, keys.size());
+    EXPECT_EQ(r.failed, 0u);
+    check_against_model(map, model, absent);
+  }
+  std::vector<std::uint32_t> gone;
+  for (auto it = model.begin(); it != model.end();)
+    if (rng() % 2) gone.push_back(it->first), it = model.erase(it);
+    else ++it;
+  const std::size_t live_erased = gone.size();
+  gone.insert(gone.end(), absent.begin(), absent.end());
+  std::shuffle(gone.begin(), gone.end(), rng);
+  auto dg = upload(gone);
+  EXPECT_EQ(map.erase(dg.data(), gone.size()), live_erased);
+  check_against_model(map, model, absent);
+}
+
+// More keys than slots: exactly the surplus fails, every call ends (a miss,
+// an erase of an absent key and a failing insert each walk one whole lap).
+TYPED_TEST(LinearProbingTiles, AFullTableReportsFailuresWithoutHanging) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  typename TestFixture::template map_type<> map(1001);  // 1004 slots: 125 groups of 8 and a half
+  ASSERT_EQ(map.capacity(), 1004u);
+  std::unordered_set<std::uint32_t> taken;
+  const auto keys = distinct_keys<std::uint32_t>(rng, map.capacity() + 137, &taken);
+  const auto absent = distinct_keys<std::uint32_t>(rng, 50, &taken);
+  std::vector<std::uint32_t> values(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) values[i] = static_cast<std::uint32_t>(i);
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  hash_counts counts;
+  map.insert_async(dk.data(), dv.data(), keys.size(), counts);
+  hash_result r = counts.result();
+  EXPECT_EQ(r.inserted, map.capacity());
+  EXPECT_EQ(r.failed, 137u);
+  // The keys that got in hold their values; the model is what the table says it kept.
+  device_buffer<std::uint32_t> found(keys.size());
+  map.find_async(dk.data(), keys.size(), found.data());
+  const auto got = found.to_host();
+  std::unordered_map<std::uint32_t, std::uint32_t> model;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (got[i] == map.empty_value_sentinel()) continue;
+    ASSERT_EQ(got[i], values[i]) << keys[i];
+    model[keys[i]] = values[i];
+  }
+  ASSERT_EQ(model.size(), map.capacity());
+  check_against_model(map, model, absent);
+  // The same batch again: the stored keys are updated, the others fail again.
+  map.insert_async(dk.data(), dv.data(), keys.size(), counts);
+  r = counts.result();
+  EXPECT_EQ(r.inserted, 0u);
+  EXPECT_EQ(r.failed, 137u);
+  auto da = upload(absent);
+  EXPECT_EQ(map.erase(da.data(), absent.size()), 0u);
+  EXPECT_EQ(map.size(), map.capacity());
+}
+
+// A table of one window (4 slots, fewer than a tile of 8), filled from every
+// home; a fifth key fails; each erased and found again.
+TYPED_TEST(LinearProbingTiles, ATableOfOneWindow) {
+  GRAPHKIT_REQUIRE_GPU();
+  typename TestFixture::template map_type<> map(1);
+  ASSERT_EQ(map.capacity(), 4u);
+  const std::vector<std::uint32_t> keys = {11, 22, 33, 44, 55}, values = {1, 2, 3, 4, 5};
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  hash_counts counts;
+  map.insert_async(dk.data(), dv.data(), 4, counts);
+  EXPECT_EQ(counts.result().inserted, 4u);
+  check_against_model<std::uint32_t>(map, {{11, 1}, {22, 2}, {33, 3}, {44, 4}}, {55, 66});
+  map.insert_async(dk.data() + 4, dv.data() + 4, 1, counts);
+  EXPECT_EQ(counts.result().failed, 1u);
+  EXPECT_EQ(map.erase(dk.data() + 1, 1), 1u);
+  check_against_model<std::uint32_t>(map, {{11, 1}, {33, 3}, {44, 4}}, {22, 55});
+  map.insert_async(dk.data() + 1, dv.data() + 1, 1, counts);
+  EXPECT_EQ(counts.result().inserted, 1u) << "an erased key's slot comes back";
+  check_against_model<std::uint32_t>(map, {{11, 1}, {22, 2}, {33, 3}, {44, 4}}, {55});
 }
 
 }  // namespace

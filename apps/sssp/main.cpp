@@ -172,8 +172,8 @@ int main(int argc, char** argv) {
   app.add_option(
          "--relax-depth", tuning.relax_depth,
          "Hops past the frontier a GPU warp relaxes within one round (0: one hop per round; "
-         "default: 8 on sparse, even graphs such as meshes and roads (mean degree <= 8, RMS degree <= twice the mean), "
-         "else 0)")
+         "default on sparse, even graphs such as meshes and roads (mean degree <= 8, RMS degree <= twice the mean): "
+         "8 with edge rows, else 4; 0 on the rest)")
       ->check(CLI::Range(0, 255));
   const std::map<std::string, sssp::solver_tuning::edge_rows_mode> rows_modes = {
       {"auto", sssp::solver_tuning::edge_rows_mode::automatic},

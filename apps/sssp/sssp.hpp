@@ -95,7 +95,8 @@ std::uint64_t heuristic_delta(const graph_profile& p);
 /// rounds are short chains of hops, thousands deep.
 bool sparse_even(const graph_profile& p);
 /// The relax depth solver_tuning's auto picks for a graph of this profile.
-std::uint32_t auto_relax_depth(const graph_profile& p);
+/// `edge_rows`: whether the solver relaxes from edge rows.
+std::uint32_t auto_relax_depth(const graph_profile& p, bool edge_rows);
 /// The profile of a graph of `num_vertices` from its CSR offsets and the sum of its weights.
 graph_profile profile_of(vertex_t num_vertices, std::span<const edge_t> offsets, double weight_sum);
 /// The same from its sums: arcs, squared out-degrees (exact) and weights.

@@ -151,15 +151,20 @@ TEST(SsspDelta, HeuristicNarrowsPast2To26Edges) {
 }
 
 TEST(SsspTuning, RelaxesAheadOnSparseEvenGraphsOnly) {
-  // A mesh (degree 4), a road network (~2.6), a 2-regular ring: ahead.
-  EXPECT_EQ(auto_relax_depth({.edges = 1 << 24, .mean_weight = 128, .mean_degree = 4, .rms_degree = 4}), 8u);
-  EXPECT_EQ(auto_relax_depth({.edges = 8870, .mean_weight = 500, .mean_degree = 2.6, .rms_degree = 2.9}), 8u);
-  EXPECT_EQ(auto_relax_depth({.edges = 8, .mean_weight = 1, .mean_degree = 2, .rms_degree = 2}), 8u);
-  // Dense (uniform, degree 32) or skewed (R-MAT, RMS far above the mean): one hop per round.
-  EXPECT_EQ(auto_relax_depth({.edges = 1 << 26, .mean_weight = 128, .mean_degree = 32, .rms_degree = 32}), 0u);
-  EXPECT_EQ(auto_relax_depth({.edges = 1 << 26, .mean_weight = 128, .mean_degree = 6, .rms_degree = 40}), 0u);
-  // Past the degree bound, even when even.
-  EXPECT_EQ(auto_relax_depth({.edges = 1 << 20, .mean_weight = 1, .mean_degree = 8.5, .rms_degree = 8.5}), 0u);
+  // A mesh (degree 4), a road network (~2.6), a 2-regular ring: ahead, 8
+  // hops with edge rows, 4 without.
+  for (const bool rows : {true, false}) {
+    const std::uint32_t ahead = rows ? 8 : 4;
+    EXPECT_EQ(auto_relax_depth({.edges = 1 << 24, .mean_weight = 128, .mean_degree = 4, .rms_degree = 4}, rows), ahead);
+    EXPECT_EQ(auto_relax_depth({.edges = 8870, .mean_weight = 500, .mean_degree = 2.6, .rms_degree = 2.9}, rows),
+              ahead);
+    EXPECT_EQ(auto_relax_depth({.edges = 8, .mean_weight = 1, .mean_degree = 2, .rms_degree = 2}, rows), ahead);
+    // Dense (uniform, degree 32) or skewed (R-MAT, RMS far above the mean): one hop per round.
+    EXPECT_EQ(auto_relax_depth({.edges = 1 << 26, .mean_weight = 128, .mean_degree = 32, .rms_degree = 32}, rows), 0u);
+    EXPECT_EQ(auto_relax_depth({.edges = 1 << 26, .mean_weight = 128, .mean_degree = 6, .rms_degree = 40}, rows), 0u);
+    // Past the degree bound, even when even.
+    EXPECT_EQ(auto_relax_depth({.edges = 1 << 20, .mean_weight = 1, .mean_degree = 8.5, .rms_degree = 8.5}, rows), 0u);
+  }
 }
 
 }  // namespace

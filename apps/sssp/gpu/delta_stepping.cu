@@ -183,7 +183,7 @@ struct gpu_solver::state {
     const unsigned resident = rows.size() != 0 ? resident_rows : resident_csr;
     grid = std::clamp(tuning.blocks != 0 ? tuning.blocks : blocks_for(n, detail::kBlock), 1u, resident);
     relax_depth = tuning.relax_depth == solver_tuning::kAutoRelaxDepth
-                      ? auto_relax_depth(profile)
+                      ? auto_relax_depth(profile, rows.size() != 0)
                       : static_cast<std::uint32_t>(std::clamp(tuning.relax_depth, 0, kMaxRelaxDepth));
   }
 
@@ -344,12 +344,17 @@ std::uint64_t heuristic_delta(const graph_profile& p) {
 
 bool sparse_even(const graph_profile& p) { return p.mean_degree <= 8 && p.rms_degree <= 2 * p.mean_degree; }
 
-std::uint32_t auto_relax_depth(const graph_profile& p) {
+std::uint32_t auto_relax_depth(const graph_profile& p, bool edge_rows) {
   // Sparse, even graphs (meshes, roads) have small rounds, thousands deep:
   // grid:22 went from 27.5 to 10.7 ms at depth 6-8 (3,370 rounds to ~410),
   // rome99 0.49 to 0.28 ms at 4-8. Skewed and dense graphs have few, full
   // rounds and gained nothing measurable (rmat:21, uniform:21 within noise).
-  return sparse_even(p) ? 8 : 0;
+  // Since the outbox and the 4x delta (session 12, depth 2 / 3 / 4 / 5 / 6 /
+  // 8): road:22 on the CSR is best at 4 (8.53 / 7.97 / 7.78 / 7.90 / 8.10 /
+  // 8.76 ms), grid:22 on edge rows at 8 (10.53 / 8.95 / 8.14 / 7.71 / 7.45 /
+  // 7.34).
+  if (!sparse_even(p)) return 0;
+  return edge_rows ? 8 : 4;
 }
 
 gpu_solver::gpu_solver(const csr_graph& g, cudaStream_t stream) : gpu_solver(to_device(g, stream), stream) {}

@@ -1,7 +1,9 @@
 // Multisplit throughput against the copy ceiling, CUB's radix sort on the
 // bucket ids (ceil(log2 m) bits) and, for m = 2, thrust::stable_partition,
-// all measured in this run. One row per method (warp for m <= 32, block,
-// onesweep; `(auto)` marks the one `automatic` takes at this m and size).
+// all measured in this run. One row per method (warp for m <= 32,
+// block_votes and block_peers (the block method with each warp rank),
+// onesweep; `(auto)` marks the one `automatic` takes at this m and size;
+// onesweep ranks as `block` does at that m). --methods picks some of them.
 // Every row's output is checked against the radix sort's (all are stable),
 // so no figure comes from a wrong answer.
 //
@@ -16,6 +18,7 @@
 //   2,048 pairs).
 //
 //   multisplit_bench [--log-keys 28] [--log-pairs 27] [--reps 10] [--buckets 2 4 ... 256]
+//                    [--methods warp block_votes block_peers onesweep]
 #include <CLI/CLI.hpp>
 
 #include <thrust/device_ptr.h>
@@ -26,6 +29,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "bench/common/gpu_timer.cuh"
@@ -78,9 +82,15 @@ const char* method_name(multisplit_method method) {
     case multisplit_method::block: return "block";
     case multisplit_method::onesweep: return "onesweep";
     case multisplit_method::radix_sort: return "radix_sort";
+    case multisplit_method::block_votes: return "block_votes";
+    case multisplit_method::block_peers: return "block_peers";
     default: return "automatic";
   }
 }
+
+/// The methods a row can show, by the names method_name() gives them.
+constexpr multisplit_method kBenchMethods[] = {multisplit_method::warp, multisplit_method::block_votes,
+                                               multisplit_method::block_peers, multisplit_method::onesweep};
 
 /// Bytes `method` moves for n 32-bit keys (or pairs of 32-bit key and value)
 /// into m buckets: the formula in the header comment, with the tile sizes
@@ -93,6 +103,8 @@ double bytes_moved(multisplit_method method, std::size_t n, std::uint32_t m) {
   switch (method) {
     case multisplit_method::warp: return data + 16.0 * m * tiles(32 * tuning::kWarpItems);
     case multisplit_method::block:
+    case multisplit_method::block_votes:
+    case multisplit_method::block_peers:
       return data + 16.0 * m * tiles(32 * tuning::kWarps * tuning::block_items<std::uint32_t, Value>());
     case multisplit_method::onesweep:
       return data + 12.0 * m * tiles(32 * tuning::kWarps * tuning::onesweep_items<std::uint32_t, Value>());
@@ -112,6 +124,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--log-pairs", log_pairs)->capture_default_str();
   app.add_option("--reps", reps)->capture_default_str();
+  std::vector<std::string> wanted;
+  for (const multisplit_method method : kBenchMethods) wanted.push_back(method_name(method));
+  app.add_option("--methods", wanted, "the methods to run (warp only where m <= 32)")
+      ->check(CLI::IsMember({"warp", "block_votes", "block_peers", "onesweep"}))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {
     const std::size_t n = std::size_t{1} << log_keys, np = std::size_t{1} << log_pairs;
@@ -156,9 +173,10 @@ int main(int argc, char** argv) {
         const skewed_bucket sb{m};
         const char* id_kind = skewed ? "skewed" : "uniform";
         std::vector<multisplit_method> methods;
-        if (m <= kMultisplitWarpMaxBuckets) methods.push_back(multisplit_method::warp);
-        methods.push_back(multisplit_method::block);
-        methods.push_back(multisplit_method::onesweep);
+        for (const multisplit_method method : kBenchMethods)
+          if (std::find(wanted.begin(), wanted.end(), method_name(method)) != wanted.end() &&
+              (method != multisplit_method::warp || m <= kMultisplitWarpMaxBuckets))
+            methods.push_back(method);
 
         // keys: CUB first, as the reference every method is checked against
         if (skewed) compute_ids<<<blocks_for(n), 256>>>(keys.data(), n, sb, ids.data());

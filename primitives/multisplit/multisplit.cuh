@@ -13,8 +13,10 @@
 //   post-scan  read keys again, rank, reorder, scatter
 //
 // Methods (multisplit_method): `warp` (units are warps; ranks and counts in
-// registers from ballots; m <= 32), `block` (units are blocks; ballots rank
-// within warps, a shared-memory scan combines the warps; m <= 256),
+// registers from ballots; m <= 32), `block` (units are blocks; warps rank by
+// ballots or by peer masks (one shared-memory atomicOr an item), a
+// shared-memory scan combines the warps; m <= 256; `block_votes` and
+// `block_peers` force the warp rank, which `block` and `onesweep` choose by m),
 // `onesweep` (m <= 256, fewer than 2^30 items: a histogram pass, then one
 // pass in which each tile ranks its items, gets its per-bucket offsets by
 // decoupled look-back and scatters; see detail/onesweep.cuh), `radix_sort`
@@ -53,7 +55,11 @@
 
 namespace graphkit {
 
-enum class multisplit_method { automatic, warp, block, radix_sort, onesweep };
+/// block_votes and block_peers are the block method with its warp rank
+/// forced (see block_multisplit_tile's tile_rank); `block` takes the one
+/// that dispatch.cuh's tuning sets for m. They are there to be measured
+/// side by side (multisplit_bench).
+enum class multisplit_method { automatic, warp, block, radix_sort, onesweep, block_votes, block_peers };
 
 /// Largest m the warp and block methods take; radix_sort takes any m < 2^32.
 inline constexpr std::uint32_t kMultisplitWarpMaxBuckets = 32;

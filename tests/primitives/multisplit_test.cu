@@ -31,14 +31,23 @@ struct u64_bucket {
   }
 };
 
-constexpr multisplit_method kAllMethods[] = {multisplit_method::warp, multisplit_method::block,
-                                             multisplit_method::onesweep, multisplit_method::radix_sort,
+constexpr multisplit_method kAllMethods[] = {multisplit_method::warp,        multisplit_method::block,
+                                             multisplit_method::block_votes, multisplit_method::block_peers,
+                                             multisplit_method::onesweep,    multisplit_method::radix_sort,
                                              multisplit_method::automatic};
+// The methods that rank tiles with block_multisplit_tile, each warp rank forced or chosen by m.
+constexpr multisplit_method kTileMethods[] = {multisplit_method::block_votes, multisplit_method::block_peers,
+                                              multisplit_method::block, multisplit_method::onesweep};
 
 bool method_takes(multisplit_method method, std::uint32_t m) {
-  return method == multisplit_method::warp                                             ? m <= kMultisplitWarpMaxBuckets
-         : method == multisplit_method::block || method == multisplit_method::onesweep ? m <= kMultisplitBlockMaxBuckets
-                                                                                       : true;
+  switch (method) {
+    case multisplit_method::warp: return m <= kMultisplitWarpMaxBuckets;
+    case multisplit_method::block:
+    case multisplit_method::block_votes:
+    case multisplit_method::block_peers:
+    case multisplit_method::onesweep: return m <= kMultisplitBlockMaxBuckets;
+    default: return true;
+  }
 }
 
 const char* name(multisplit_method method) {
@@ -47,6 +56,8 @@ const char* name(multisplit_method method) {
     case multisplit_method::block: return "block";
     case multisplit_method::radix_sort: return "radix_sort";
     case multisplit_method::onesweep: return "onesweep";
+    case multisplit_method::block_votes: return "block_votes";
+    case multisplit_method::block_peers: return "block_peers";
     default: return "automatic";
   }
 }
@@ -56,15 +67,27 @@ struct model {
   std::vector<std::uint32_t> offsets;  // m + 1
 };
 
+// Ids outside [0, m) are dropped, as multisplit drops them.
 model stable_split(const std::vector<std::uint32_t>& ids, std::uint32_t m) {
   model out;
   out.offsets.assign(std::size_t{m} + 1, 0);
-  for (const std::uint32_t b : ids) ++out.offsets[b + 1];
+  for (const std::uint32_t b : ids)
+    if (b < m) ++out.offsets[b + 1];
   std::partial_sum(out.offsets.begin(), out.offsets.end(), out.offsets.begin());
-  out.order.resize(ids.size());
+  out.order.resize(out.offsets[m]);
   std::vector<std::uint32_t> cursor(out.offsets.begin(), out.offsets.end() - 1);
-  for (std::uint32_t i = 0; i < ids.size(); ++i) out.order[cursor[ids[i]]++] = i;
+  for (std::uint32_t i = 0; i < ids.size(); ++i)
+    if (ids[i] < m) out.order[cursor[ids[i]]++] = i;
   return out;
+}
+
+// Makes about one id in `every` out of range (>= m), at random places, so
+// that invalid items fall inside warps; returns how many.
+std::size_t spoil_ids(std::vector<std::uint32_t>& ids, std::uint32_t m, std::uint32_t every, std::mt19937_64& rng) {
+  std::size_t bad = 0;
+  for (auto& id : ids)
+    if (rng() % every == 0) id = m + static_cast<std::uint32_t>(rng() % 100), ++bad;
+  return bad;
 }
 
 enum class pattern { uniform, skewed, alternating, sorted, reversed, one_bucket, two_ends, zipf };
@@ -103,8 +126,18 @@ std::vector<std::uint32_t> encode(const std::vector<std::uint32_t>& ids) {
   return keys;
 }
 
+// The offsets of an async call, once the stream is done; out-of-range ids
+// are left for the caller to check (the synchronous calls would throw).
+template <class Split>
+std::vector<std::uint32_t> offsets_of_async(std::uint32_t m, Split split) {
+  device_buffer<std::uint32_t> d_offsets(std::size_t{m} + 1);
+  split(d_offsets.data());
+  return d_offsets.to_host();
+}
+
 // Runs one configuration and compares keys (and values = input positions),
-// offsets, and that nothing past the output was written.
+// offsets, and that nothing past the output was written. Ids outside
+// [0, m) go through the async calls, which must count and drop them.
 void check_split(const std::vector<std::uint32_t>& ids, std::uint32_t m, multisplit_method method, bool pairs,
                  bool precomputed, multisplit_workspace& ws) {
   SCOPED_TRACE(std::string(name(method)) + (pairs ? " pairs" : " keys") + (precomputed ? " precomputed ids" : "") +
@@ -119,8 +152,20 @@ void check_split(const std::vector<std::uint32_t>& ids, std::uint32_t m, multisp
       d_keys_out(n + kGuard), d_values_out(n + kGuard);
   d_keys_out.fill_bytes(0xab);
   d_values_out.fill_bytes(0xab);
+  const auto bad = static_cast<std::size_t>(std::count_if(ids.begin(), ids.end(), [&](auto b) { return b >= m; }));
   std::vector<std::uint32_t> offsets;
-  if (pairs) {
+  if (bad != 0) {
+    const auto split = [&](auto bucket_of) {
+      return offsets_of_async(m, [&](std::uint32_t* d_offsets) {
+        if (pairs)
+          multisplit_pairs_async(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n, m,
+                                 bucket_of, d_offsets, ws, nullptr, method);
+        else multisplit_keys_async(d_keys.data(), d_keys_out.data(), n, m, bucket_of, d_offsets, ws, nullptr, method);
+      });
+    };
+    offsets = precomputed ? split(bucket_ids_of{d_ids.data()}) : split(top_bits_bucket{});
+    EXPECT_EQ(ws.out_of_range_count(), bad);
+  } else if (pairs) {
     offsets = precomputed ? multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n,
                                              m, bucket_ids_of{d_ids.data()}, ws, nullptr, method)
                           : multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n,
@@ -134,13 +179,14 @@ void check_split(const std::vector<std::uint32_t>& ids, std::uint32_t m, multisp
   const model expected = stable_split(ids, m);
   ASSERT_EQ(offsets, expected.offsets);
   const std::vector<std::uint32_t> got_keys = d_keys_out.to_host(), got_values = d_values_out.to_host();
-  for (std::size_t i = 0; i < n; ++i) {
+  const std::size_t written = n - bad;
+  for (std::size_t i = 0; i < written; ++i) {
     ASSERT_EQ(got_keys[i], keys[expected.order[i]]) << "output " << i;
     if (pairs) ASSERT_EQ(got_values[i], expected.order[i]) << "output " << i;
   }
-  for (std::size_t i = n; i < n + kGuard; ++i) {
-    ASSERT_EQ(got_keys[i], 0xabababab) << "guard " << i - n << " overwritten";
-    ASSERT_EQ(got_values[i], 0xabababab) << "guard " << i - n << " overwritten";
+  for (std::size_t i = written; i < n + kGuard; ++i) {
+    ASSERT_EQ(got_keys[i], 0xabababab) << "place " << i << " (of " << written << " written) overwritten";
+    ASSERT_EQ(got_values[i], 0xabababab) << "place " << i << " (of " << written << " written) overwritten";
   }
 }
 
@@ -174,6 +220,55 @@ TEST(Multisplit, EveryMethodOnEdgeSizesAndPatterns) {
           check_split(ids, m, method, (n + m) % 2 == 0, false, ws);
           if (HasFatalFailure()) return;
         }
+      }
+    }
+  }
+}
+
+// The block method's two warp ranks (votes, peer masks), `block` with the
+// rank it picks by m, and onesweep, at bucket counts on either side of each
+// rank's thresholds (9: votes become peers by default; 33: shared_rank),
+// uniform and skewed ids, tails of partial warps and tiles (a pair tile and
+// a key tile are 2,048 items for the block method), and invalid items
+// inside warps (out-of-range ids).
+TEST(Multisplit, TileRanksOnBucketCountsTailsAndInvalidItems) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  for (const std::uint32_t m : {2u, 9u, 16u, 32u, 33u, 64u, 200u, 256u}) {
+    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{45}, std::size_t{2048},
+                                std::size_t{2049} + rng() % 2000, std::size_t{9 * 2048 + 7}}) {
+      for (const pattern p : {pattern::uniform, pattern::skewed}) {
+        for (const bool spoiled : {false, true}) {
+          auto ids = make_ids(n, m, p, rng);
+          if (spoiled) spoil_ids(ids, m, 7, rng);
+          for (const multisplit_method method : kTileMethods) {
+            check_split(ids, m, method, rng() % 2 == 0, rng() % 4 == 0, ws);
+            if (HasFatalFailure()) return;
+          }
+        }
+      }
+    }
+  }
+}
+
+// Many tiles and every bucket in each warp at once (uniform m = 256 puts
+// up to 8 lanes of a warp on one bank of the peer masks).
+TEST(Multisplit, TileRanksOnManyTiles) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  const std::size_t n = (std::size_t{1} << 19) + rng() % 10000;
+  for (const std::uint32_t m : {9u, 33u, 256u}) {
+    for (const pattern p : {pattern::uniform, pattern::zipf}) {
+      const auto ids = make_ids(n, m, p, rng);
+      for (const multisplit_method method : {multisplit_method::block_votes, multisplit_method::block_peers}) {
+        check_split(ids, m, method, p == pattern::zipf, false, ws);
+        if (HasFatalFailure()) return;
       }
     }
   }
@@ -355,21 +450,25 @@ TEST(Multisplit, TwoToThe27Items) {
   }
 }
 
-// The device building block on its own, in a kernel of the test's making.
+// The device building block on its own, in a kernel of the test's making:
+// ids >= m are invalid items; `how` as rank() takes it, or the votes
+// through the overload without scratch when `scratch` is false.
 template <int Warps, int Items>
-__global__ void tile_kernel(const std::uint32_t* buckets, std::uint32_t n, std::uint32_t m, std::uint32_t* positions,
-                            std::uint32_t* starts) {
+__global__ void tile_kernel(const std::uint32_t* buckets, std::uint32_t n, std::uint32_t m, bool scratch, tile_rank how,
+                            std::uint32_t* positions, std::uint32_t* starts) {
   using tile = block_multisplit_tile<Warps, Items>;
   __shared__ typename tile::storage storage;
+  __shared__ typename tile::peer_scratch peers;
   std::uint32_t bucket[Items], position[Items];
   bool valid[Items];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   for (int r = 0; r < Items; ++r) {
     const std::uint32_t i = (warp * Items + r) * 32 + lane;
-    valid[r] = i < n;
-    bucket[r] = valid[r] ? buckets[i] : 0;
+    bucket[r] = i < n ? buckets[i] : 0;
+    valid[r] = i < n && bucket[r] < m;
   }
-  tile::rank(storage, bucket, valid, m, position);
+  if (scratch) tile::rank(storage, peers, how, bucket, valid, m, position);
+  else tile::rank(storage, bucket, valid, m, position);
   for (int r = 0; r < Items; ++r) {
     const std::uint32_t i = (warp * Items + r) * 32 + lane;
     if (valid[r]) positions[i] = position[r];
@@ -383,17 +482,36 @@ TEST(BlockMultisplitTile, RanksATileStably) {
   GRAPHKIT_SEED_TRACE(seed);
   std::mt19937_64 rng(seed);
   constexpr int kWarps = 4, kItems = 3, kTile = kWarps * 32 * kItems;
-  for (const std::uint32_t m : {1u, 9u, 64u, 256u}) {
+  struct variant {
+    bool scratch;
+    tile_rank how;
+    const char* name;
+  };
+  constexpr variant kVariants[] = {{false, tile_rank::votes, "votes, no scratch"},
+                                   {true, tile_rank::votes, "votes"},
+                                   {true, tile_rank::peer_masks, "peer masks"}};
+  for (const std::uint32_t m : {1u, 2u, 9u, 33u, 64u, 200u, 256u}) {
     for (const std::uint32_t n : {0u, 1u, 100u, static_cast<std::uint32_t>(kTile)}) {
-      const auto ids = make_ids(n, m, pattern::uniform, rng);
-      device_buffer<std::uint32_t> d_ids{std::span<const std::uint32_t>(ids)}, d_positions(std::max(n, 1u)),
-          d_starts(m + 1);
-      tile_kernel<kWarps, kItems><<<1, kWarps * 32>>>(d_ids.data(), n, m, d_positions.data(), d_starts.data());
-      GRAPHKIT_CHECK_LAUNCH();
-      const model expected = stable_split(ids, m);
-      EXPECT_EQ(d_starts.to_host(), expected.offsets);
-      const auto positions = d_positions.to_host();
-      for (std::uint32_t k = 0; k < n; ++k) ASSERT_EQ(positions[expected.order[k]], k);
+      for (const pattern p : {pattern::uniform, pattern::skewed, pattern::one_bucket}) {
+        for (const bool spoiled : {false, true}) {
+          auto ids = make_ids(n, m, p, rng);
+          if (spoiled) spoil_ids(ids, m, 5, rng);
+          const model expected = stable_split(ids, m);
+          for (const variant v : kVariants) {
+            SCOPED_TRACE(std::string(v.name) + ", m " + std::to_string(m) + ", n " + std::to_string(n) +
+                         (spoiled ? ", invalid items" : ""));
+            device_buffer<std::uint32_t> d_ids{std::span<const std::uint32_t>(ids)}, d_positions(std::max(n, 1u)),
+                d_starts(m + 1);
+            d_positions.fill_bytes(0xff);
+            tile_kernel<kWarps, kItems>
+                <<<1, kWarps * 32>>>(d_ids.data(), n, m, v.scratch, v.how, d_positions.data(), d_starts.data());
+            GRAPHKIT_CHECK_LAUNCH();
+            EXPECT_EQ(d_starts.to_host(), expected.offsets);
+            const auto positions = d_positions.to_host();
+            for (std::uint32_t k = 0; k < expected.order.size(); ++k) ASSERT_EQ(positions[expected.order[k]], k);
+          }
+        }
+      }
     }
   }
 }

@@ -13,6 +13,17 @@ namespace graphkit {
 
 inline constexpr std::uint32_t kMultisplitTileMaxBuckets = 256;
 
+/// How block_multisplit_tile ranks items within a warp (bench/NOTES.md
+/// multisplit steps 3 and 16). Both are stable and give the same positions.
+enum class tile_rank : std::uint8_t {
+  /// Votes: ballot_ranker (counts in registers) for m <= 32, shared_rank
+  /// (up to 9 ballots an item, counters in shared memory) beyond. No scratch.
+  votes,
+  /// peer_rank at every m: one shared-memory atomicOr an item into a row of
+  /// peer masks per warp, in scratch that the caller lends (peer_scratch).
+  peer_masks,
+};
+
 /// A block of Warps warps holds a tile of Warps * 32 * Items items in
 /// registers, warp-contiguous: item r of lane l of warp w is tile element
 /// (w * Items + r) * 32 + l. rank() gives each valid item its position in the
@@ -31,25 +42,71 @@ struct block_multisplit_tile {
     typename block_scan::TempStorage scan;
   };
 
+  /// Shared memory that rank() with tile_rank::peer_masks uses only until
+  /// its first block barrier: a row of peer masks per warp (8 KB for 8
+  /// warps), so a caller can lay it over storage that it fills only after
+  /// rank() returns, such as the tile staged in bucket order.
+  using peer_scratch = std::uint32_t[Warps][kMultisplitTileMaxBuckets];
+
+  /// Ranks by votes (tile_rank::votes), without scratch.
   __device__ static void rank(storage& s, const std::uint32_t (&bucket)[Items], const bool (&valid)[Items],
                               std::uint32_t num_buckets, std::uint32_t (&position)[Items]) {
+    rank_by(s, nullptr, tile_rank::votes, bucket, valid, num_buckets, position);
+  }
+
+  /// Ranks by `how`, warp-uniform; `peers` is read only for tile_rank::peer_masks.
+  __device__ static void rank(storage& s, peer_scratch& peers, tile_rank how, const std::uint32_t (&bucket)[Items],
+                              const bool (&valid)[Items], std::uint32_t num_buckets, std::uint32_t (&position)[Items]) {
+    rank_by(s, peers, how, bucket, valid, num_buckets, position);
+  }
+
+ private:
+  __device__ static void rank_by(storage& s, std::uint32_t (*peers)[kMultisplitTileMaxBuckets], tile_rank how,
+                                 const std::uint32_t (&bucket)[Items], const bool (&valid)[Items],
+                                 std::uint32_t num_buckets, std::uint32_t (&position)[Items]) {
+    std::uint32_t warp_rank[Items];
+    rank_in_warp(s, peers, how, bucket, valid, num_buckets, warp_rank);
+    combine_warps(s, bucket, valid, num_buckets, warp_rank, position);
+  }
+
+  /// Each item's rank among the items of its warp with its bucket, and the
+  /// warp's count of every bucket in s.warp_counts[warp].
+  __device__ static void rank_in_warp(storage& s, std::uint32_t (*peers)[kMultisplitTileMaxBuckets], tile_rank how,
+                                      const std::uint32_t (&bucket)[Items], const bool (&valid)[Items],
+                                      std::uint32_t num_buckets, std::uint32_t (&warp_rank)[Items]) {
     using namespace multisplit_detail;
     const unsigned warp = threadIdx.x / 32;
+    std::uint32_t* counts = s.warp_counts[warp];
+    if (how == tile_rank::peer_masks) {
+      std::uint32_t* masks = peers[warp];
+      for (unsigned b = lane_id(); b < num_buckets; b += 32) counts[b] = 0, masks[b] = 0;
+      __syncwarp();
+#pragma unroll
+      for (int r = 0; r < Items; ++r) warp_rank[r] = peer_rank(counts, masks, bucket[r], valid[r]);
+      return;
+    }
     const int bits = num_buckets <= 1 ? 0 : 32 - __clz(num_buckets - 1);
-    std::uint32_t warp_rank[Items];
     if (num_buckets <= 32) {
       // Counts live in registers (lane l: bucket l) until the warp is done.
       ballot_ranker ranker;
 #pragma unroll
       for (int r = 0; r < Items; ++r) warp_rank[r] = ranker.rank(bucket[r], valid[r], bits);
-      if (lane_id() < num_buckets) s.warp_counts[warp][lane_id()] = ranker.running;
+      if (lane_id() < num_buckets) counts[lane_id()] = ranker.running;
     } else {
-      for (unsigned b = lane_id(); b < num_buckets; b += 32) s.warp_counts[warp][b] = 0;
+      for (unsigned b = lane_id(); b < num_buckets; b += 32) counts[b] = 0;
       __syncwarp();
 #pragma unroll
-      for (int r = 0; r < Items; ++r) warp_rank[r] = shared_rank(s.warp_counts[warp], bucket[r], valid[r], bits);
+      for (int r = 0; r < Items; ++r) warp_rank[r] = shared_rank(counts, bucket[r], valid[r], bits);
     }
-    __syncthreads();
+  }
+
+  /// From the warps' ranks and counts to tile positions: per bucket, the
+  /// warps' exclusive offsets and the tile's bucket starts.
+  __device__ static void combine_warps(storage& s, const std::uint32_t (&bucket)[Items], const bool (&valid)[Items],
+                                       std::uint32_t num_buckets, const std::uint32_t (&warp_rank)[Items],
+                                       std::uint32_t (&position)[Items]) {
+    const unsigned warp = threadIdx.x / 32;
+    __syncthreads();  // every warp's counts are in; the peer masks are no longer read
 
     // Per bucket: exclusive offsets of the warps, and the tile's total.
     std::uint32_t totals[kScanItems];

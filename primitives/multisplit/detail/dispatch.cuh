@@ -58,26 +58,64 @@ struct tuning_sm90 {
   /// and its m x tiles matrix weighs only at large m (2 B/key at m = 256).
   /// So block everywhere (257: never); `onesweep` stays selectable.
   static constexpr std::uint32_t kOnesweepMinBuckets = kMultisplitBlockMaxBuckets + 1;
+  /// block_multisplit_tile's warp rank (block post-scan, one-sweep pass):
+  /// peer masks for m in [kPeerMasksMinBuckets, kPeerMasksMaxBuckets],
+  /// votes elsewhere. THE place to set from multisplit_bench's block_votes
+  /// and block_peers rows (bench/NOTES.md multisplit step 16; a minimum of
+  /// 257 turns the peer masks off). Prediction, before any measurement: the
+  /// post-scan is issue-bound (ncu: 0.67-0.69 warps issued per scheduler
+  /// cycle), and from m = 9 up either vote rank issues 5 to 9 ballots and
+  /// ~20-40 instructions an item against the peers' ~15, so peers win
+  /// there; least at m = 256, where the peers' 5 shared accesses an item
+  /// meet ~3.5-way bank conflicts (32 lanes on 256 words). At m <= 8 the
+  /// votes (at most 4) cost about what the peers' atomic, loads and 3 warp
+  /// barriers do.
+  static constexpr std::uint32_t kPeerMasksMinBuckets = 9;
+  static constexpr std::uint32_t kPeerMasksMaxBuckets = kMultisplitBlockMaxBuckets;
 };
 using tuning = tuning_sm90;
 
 inline int id_bits(std::uint32_t m) { return m <= 1 ? 0 : 32 - __builtin_clz(m - 1); }
 
+inline bool is_block(multisplit_method method) {
+  return method == multisplit_method::block || method == multisplit_method::block_votes ||
+         method == multisplit_method::block_peers;
+}
+
+/// The warp rank of a block or one-sweep split: forced by block_votes and
+/// block_peers, chosen by m (tuning::kPeerMasksMinBuckets and
+/// kPeerMasksMaxBuckets) otherwise.
+inline tile_rank rank_of(multisplit_method method, std::uint32_t m) {
+  if (method == multisplit_method::block_votes) return tile_rank::votes;
+  if (method == multisplit_method::block_peers) return tile_rank::peer_masks;
+  return m >= tuning::kPeerMasksMinBuckets && m <= tuning::kPeerMasksMaxBuckets ? tile_rank::peer_masks
+                                                                                : tile_rank::votes;
+}
+
+/// `block` with the warp rank it takes at m made explicit, so that callers
+/// (multisplit_bench's "(auto)" mark) see which rank runs.
+inline multisplit_method block_with_rank(std::uint32_t m) {
+  return rank_of(multisplit_method::block, m) == tile_rank::peer_masks ? multisplit_method::block_peers
+                                                                       : multisplit_method::block_votes;
+}
+
+/// The method that runs: `automatic` and `block` resolved (block as
+/// block_votes or block_peers), the others checked against m and n.
 inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std::size_t n) {
   GRAPHKIT_EXPECTS(m != 0, "multisplit: the number of buckets must be at least 1");
   if (method == multisplit_method::automatic)
     return m <= tuning::kWarpMethodMaxBuckets                          ? multisplit_method::warp
            : m > kMultisplitBlockMaxBuckets                            ? multisplit_method::radix_sort
            : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems ? multisplit_method::onesweep
-                                                                       : multisplit_method::block;
+                                                                       : block_with_rank(m);
   if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)
     throw error("multisplit: the warp method takes at most 32 buckets, asked for " + std::to_string(m));
-  if ((method == multisplit_method::block || method == multisplit_method::onesweep) && m > kMultisplitBlockMaxBuckets)
+  if ((is_block(method) || method == multisplit_method::onesweep) && m > kMultisplitBlockMaxBuckets)
     throw error("multisplit: the block and onesweep methods take at most 256 buckets, asked for " + std::to_string(m));
   if (method == multisplit_method::onesweep && n >= kOnesweepMaxItems)
     throw error("multisplit: the onesweep method takes fewer than 2^30 items (30-bit look-back counts), asked for " +
                 std::to_string(n));
-  return method;
+  return method == multisplit_method::block ? block_with_rank(m) : method;
 }
 
 using graphkit::blocks_for;
@@ -115,11 +153,12 @@ void radix_split(const Key* keys_in, const Value* values_in, Key* keys_out, Valu
 }
 
 /// The one-sweep method (see detail/onesweep.cuh): a histogram pass that
-/// also writes the offsets, then, unless offsets_only, the one-sweep pass.
+/// also writes the offsets, then, unless offsets_only, the one-sweep pass,
+/// which ranks its tiles by `rank`.
 template <class Key, class Value, class BucketOf>
 void onesweep_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                     std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
-                    cudaStream_t stream, bool offsets_only) {
+                    cudaStream_t stream, bool offsets_only, tile_rank rank) {
   constexpr int kWarps = tuning::kWarps;
   constexpr int kItems = tuning::onesweep_items<Key, Value>();
   constexpr std::size_t kTile = std::size_t{kWarps} * 32 * kItems;
@@ -147,7 +186,7 @@ void onesweep_split(const Key* keys_in, const Value* values_in, Key* keys_out, V
   GRAPHKIT_CHECK_LAUNCH();
   if (offsets_only || tiles == 0) return;
   onesweep_scatter<kWarps, kItems><<<static_cast<unsigned>(tiles), kWarps * 32, 0, stream>>>(
-      keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, counters, lookback);
+      keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, counters, lookback, rank);
   GRAPHKIT_CHECK_LAUNCH();
 }
 
@@ -161,13 +200,14 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   method = resolve(method, m, n);
   constexpr std::size_t kBlockTile = std::size_t{tuning::kWarps} * 32 * tuning::block_items<Key, Value>();
   // Offsets alone: the one-sweep histogram pass is the whole job (no matrix).
-  if (automatic && offsets_only && method == multisplit_method::block && n < kOnesweepMaxItems)
-    method = multisplit_method::onesweep;
+  if (automatic && offsets_only && is_block(method) && n < kOnesweepMaxItems) method = multisplit_method::onesweep;
   // One block tile: the block method's single-launch path (block_postscan).
   if (automatic && !offsets_only && method == multisplit_method::onesweep && n <= kBlockTile)
-    method = multisplit_method::block;
+    method = block_with_rank(m);
+  const tile_rank rank = rank_of(method, m);
   if (method == multisplit_method::onesweep)
-    return onesweep_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
+    return onesweep_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only,
+                          rank);
   if (method == multisplit_method::radix_sort) {
     GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
     return radix_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
@@ -180,7 +220,7 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   const std::size_t units = (n + unit_items - 1) / unit_items;
   if (!warp_method && units == 1 && !offsets_only) {  // one tile: one launch, see block_postscan
     block_postscan<kWarps, kBlockItems>
-        <<<1, kWarps * 32, 0, stream>>>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, nullptr, 1,
+        <<<1, kWarps * 32, 0, stream>>>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, nullptr, 1, rank,
                                         single_tile_outputs{offsets, ws.out_of_range_.data()});
     GRAPHKIT_CHECK_LAUNCH();
     return;
@@ -213,8 +253,8 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
     warp_postscan<kWarps, tuning::kWarpItems><<<grid, kWarps * 32, 0, stream>>>(
         keys_in, values_in, keys_out, values_out, n, m, bits, bucket_of, histogram, units);
   else
-    block_postscan<kWarps, kBlockItems>
-        <<<grid, kWarps * 32, 0, stream>>>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, units);
+    block_postscan<kWarps, kBlockItems><<<grid, kWarps * 32, 0, stream>>>(keys_in, values_in, keys_out, values_out, n,
+                                                                          m, bucket_of, histogram, units, rank);
   GRAPHKIT_CHECK_LAUNCH();
 }
 

@@ -250,18 +250,32 @@ struct tile_staging {
   std::uint8_t* buckets;
 };
 
+/// The staged tile's shared memory, laid over the rank's peer masks: rank()
+/// is done with the masks before its first block barrier, and the staging
+/// is written only after rank() returns. For 8 warps of 8 items of 4-byte
+/// keys the staging (10 KB) already covers the masks (8 KB): no extra
+/// shared memory.
+template <int Warps, int Items, class Key, class Value>
+union staging_over_peers {
+  static constexpr int kTile = Warps * 32 * Items;
+  struct arrays {
+    Key keys[kTile];
+    value_tile<Value, kTile> values;
+    std::uint8_t buckets[kTile];
+  };
+  arrays staged;
+  typename block_multisplit_tile<Warps, Items>::peer_scratch peers;
+
+  __device__ tile_staging<Key, Value> staging() { return {staged.keys, staged.values, staged.buckets}; }
+};
+
 /// Shared memory of the block post-scan: the rank's counters, the buckets'
-/// output bases and the staged tile.
+/// output bases and the staged tile (over the rank's peer masks).
 template <int Warps, int Items, class Key, class Value>
 struct split_tile_storage {
-  static constexpr int kTile = Warps * 32 * Items;
   typename block_multisplit_tile<Warps, Items>::storage rank;
   std::uint32_t base[kMultisplitTileMaxBuckets];  ///< output index of a bucket's tile place 0
-  Key keys[kTile];                                ///< the tile in bucket order
-  value_tile<Value, kTile> values;
-  std::uint8_t buckets[kTile];
-
-  __device__ tile_staging<Key, Value> staging() { return {keys, values, buckets}; }
+  staging_over_peers<Warps, Items, Key, Value> tile;
 };
 
 /// Writes a tile staged in bucket order to global memory: consecutive
@@ -300,10 +314,11 @@ __device__ __forceinline__ void stage_and_scatter(tile_staging<Key, Value> stage
   scatter_staged<Warps * 32>(staged, total, keys_out, values_out, place);
 }
 
-/// The block method's post-scan. With `single_tile` set (n fits one tile,
-/// one block) it is the whole multisplit in one launch: the tile's bucket
-/// starts are the global offsets, written to single_tile->offsets with the
-/// out-of-range count, and `scanned` is not read. Small inputs, such as an
+/// The block method's post-scan; `how` picks the warp rank. With
+/// `single_tile` set (n fits one tile, one block) it is the whole
+/// multisplit in one launch: the tile's bucket starts are the global
+/// offsets, written to single_tile->offsets with the out-of-range count,
+/// and `scanned` is not read. Small inputs, such as an
 /// SSSP round's improved vertices on a road network, are then one launch
 /// instead of six.
 struct single_tile_outputs {
@@ -314,7 +329,7 @@ struct single_tile_outputs {
 template <int Warps, int Items, class Key, class Value, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32)
     block_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
-                   std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t units,
+                   std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t units, tile_rank how,
                    single_tile_outputs single_tile = {nullptr, nullptr}) {
   __shared__ split_tile_storage<Warps, Items, Key, Value> s;
   const unsigned warp = threadIdx.x / 32;
@@ -333,12 +348,12 @@ __global__ void __launch_bounds__(Warps * 32)
     __syncthreads();
     report_out_of_range(bad, single_tile.out_of_range);
   }
-  block_multisplit_tile<Warps, Items>::rank(s.rank, bucket, valid, m, position);
+  block_multisplit_tile<Warps, Items>::rank(s.rank, s.tile.peers, how, bucket, valid, m, position);
   if (single_tile.offsets)
     for (unsigned b = threadIdx.x; b <= m; b += Warps * 32) single_tile.offsets[b] = s.rank.bucket_start[b];
   // One tile: its order is the output order.
-  stage_and_scatter<Warps, Items>(s.staging(), s.rank.bucket_start[m], key, value, bucket, valid, position, keys_out,
-                                  values_out, [&](std::uint32_t i, std::uint32_t b) {
+  stage_and_scatter<Warps, Items>(s.tile.staging(), s.rank.bucket_start[m], key, value, bucket, valid, position,
+                                  keys_out, values_out, [&](std::uint32_t i, std::uint32_t b) {
                                     return single_tile.offsets ? i : s.base[b] + i - s.rank.bucket_start[b];
                                   });
 }

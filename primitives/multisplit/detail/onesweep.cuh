@@ -103,8 +103,8 @@ __global__ void __launch_bounds__(Warps * 32)
 }
 
 /// Shared memory of the one-sweep pass: the tile as read (`in_*`, by
-/// cp.async) and in bucket order (`out_*`, for the coalesced writes), the
-/// rank's counters and the buckets' counts and bases.
+/// cp.async) and in bucket order (`out`, for the coalesced writes, over the
+/// rank's peer masks), the rank's counters and the buckets' counts and bases.
 template <int Warps, int Items, class Key, class Value>
 struct onesweep_storage {
   static constexpr int kTile = Warps * 32 * Items;
@@ -114,11 +114,7 @@ struct onesweep_storage {
   std::uint32_t tile;
   alignas(16) Key in_keys[kTile];
   alignas(16) value_tile<Value, kTile> in_values;
-  Key out_keys[kTile];
-  value_tile<Value, kTile> out_values;
-  std::uint8_t out_buckets[kTile];
-
-  __device__ tile_staging<Key, Value> staging() { return {out_keys, out_values, out_buckets}; }
+  staging_over_peers<Warps, Items, Key, Value> out;
 };
 
 /// Copies items [first, first + Tile) of `in` (those below n) into shared
@@ -197,12 +193,12 @@ __device__ __forceinline__ std::uint32_t look_back(std::uint32_t* words, std::si
 /// before its stable rank, from a histogram of shared-memory atomics, so
 /// that the tiles after it wait on its loads only, not on its rank.
 /// `offsets` holds the buckets' global starts from the histogram pass;
-/// lookback has m words per tile, zeroed.
+/// lookback has m words per tile, zeroed. `how` picks the warp rank.
 template <int Warps, int Items, class Key, class Value, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32, kOnesweepMinBlocks)
     onesweep_scatter(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                      std::uint32_t m, BucketOf bucket_of, const std::uint32_t* offsets, onesweep_counters* counters,
-                     std::uint32_t* lookback) {
+                     std::uint32_t* lookback, tile_rank how) {
   using storage = onesweep_storage<Warps, Items, Key, Value>;
   static_assert(sizeof(storage) <= 48 * 1024, "static shared memory: choose fewer items (tuning::onesweep_items)");
   constexpr int kThreads = Warps * 32, kTile = storage::kTile;
@@ -237,7 +233,7 @@ __global__ void __launch_bounds__(Warps * 32, kOnesweepMinBlocks)
   for (unsigned b = threadIdx.x; b < m; b += kThreads)
     cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(lookback[t * m + b])
         .store((t == 0 ? kInclusiveFlag : kAggregateFlag) | s.base[b], cuda::std::memory_order_relaxed);
-  block_multisplit_tile<Warps, Items>::rank(s.rank, bucket, valid, m, position);
+  block_multisplit_tile<Warps, Items>::rank(s.rank, s.out.peers, how, bucket, valid, m, position);
   // Groups of lanes look back for a bucket each; their first lane publishes.
   const unsigned group = look_back_group<kThreads>(m);
   const std::uint32_t b = threadIdx.x / group;
@@ -253,17 +249,18 @@ __global__ void __launch_bounds__(Warps * 32, kOnesweepMinBlocks)
   }
 
   // To bucket order in shared memory, then out.
+  const tile_staging<Key, Value> out = s.out.staging();
 #pragma unroll
   for (int r = 0; r < Items; ++r) {
     if (valid[r]) {
       const unsigned place = (warp * Items + r) * 32 + lane_id();
-      s.out_keys[position[r]] = s.in_keys[place];
-      if constexpr (kHasValues<Value>) s.out_values[position[r]] = s.in_values[place];
-      s.out_buckets[position[r]] = static_cast<std::uint8_t>(bucket[r]);
+      out.keys[position[r]] = s.in_keys[place];
+      if constexpr (kHasValues<Value>) out.values[position[r]] = s.in_values[place];
+      out.buckets[position[r]] = static_cast<std::uint8_t>(bucket[r]);
     }
   }
   __syncthreads();
-  scatter_staged<kThreads>(s.staging(), s.rank.bucket_start[m], keys_out, values_out,
+  scatter_staged<kThreads>(out, s.rank.bucket_start[m], keys_out, values_out,
                            [&](std::uint32_t i, std::uint32_t b) { return s.base[b] + i; });
 }
 

@@ -1,5 +1,6 @@
 // Warp-level ranking by bucket: each lane learns how many earlier items of
-// its warp (in input order) share its bucket, without shared-memory atomics.
+// its warp (in input order) share its bucket: by votes (ballot_ranker,
+// shared_rank) or by peer masks built with shared-memory atomics (peer_rank).
 #pragma once
 
 #include <cstdint>
@@ -78,6 +79,31 @@ __device__ __forceinline__ std::uint32_t shared_rank(std::uint32_t* warp_counts,
   if (valid && lane_id() == static_cast<unsigned>(__ffs(same) - 1)) warp_counts[bucket] = before + __popc(same);
   __syncwarp();
   return before + __popc(same & lanes_below());
+}
+
+/// Ranks for any m <= 256 by peer masks, in a warp-private row of m mask
+/// words (`masks`, zero on entry and on return) beside the row of counters:
+/// each valid lane sets its bit in its bucket's word with one shared atomic,
+/// and after a warp barrier reads back the lanes that share its bucket. One
+/// atomic, two loads and a few ALU ops per item, where shared_rank spends up
+/// to 9 votes and ~27 bitwise ops (bench/NOTES.md multisplit step 16).
+/// Stable: a call ranks its lanes in lane order after every item of the
+/// earlier calls (each call advances the counters before it returns).
+/// Invalid lanes touch no memory and get no meaningful rank.
+__device__ __forceinline__ std::uint32_t peer_rank(std::uint32_t* warp_counts, std::uint32_t* masks,
+                                                   std::uint32_t bucket, bool valid) {
+  if (valid) atomicOr(&masks[bucket], 1u << lane_id());
+  __syncwarp();  // every bit is in before any lane reads its word
+  const unsigned peers = valid ? masks[bucket] : 0;
+  const std::uint32_t before = valid ? warp_counts[bucket] : 0;
+  __syncwarp();  // every peer has read word and counter before the lowest one rewrites them
+  const std::uint32_t below = __popc(peers & lanes_below());
+  if (valid && below == 0) {  // the group's lowest lane: one writer per bucket
+    warp_counts[bucket] = before + __popc(peers);
+    masks[bucket] = 0;  // the next call's atomics start from an empty word
+  }
+  __syncwarp();  // counters and cleared words visible to the next call
+  return before + below;
 }
 
 /// Adds this warp's count of out-of-range bucket ids to the global counter.

@@ -62,16 +62,13 @@ struct tuning_sm90 {
   /// peer masks for m in [kPeerMasksMinBuckets, kPeerMasksMaxBuckets],
   /// votes elsewhere. THE place to set from multisplit_bench's block_votes
   /// and block_peers rows (bench/NOTES.md multisplit step 16; a minimum of
-  /// 257 turns the peer masks off). Prediction, before any measurement: the
-  /// post-scan is issue-bound (ncu: 0.67-0.69 warps issued per scheduler
-  /// cycle), and from m = 9 up either vote rank issues 5 to 9 ballots and
-  /// ~20-40 instructions an item against the peers' ~15, so peers win
-  /// there; least at m = 256, where the peers' 5 shared accesses an item
-  /// meet ~3.5-way bank conflicts (32 lanes on 256 words). At m <= 8 the
-  /// votes (at most 4) cost about what the peers' atomic, loads and 3 warp
-  /// barriers do.
-  static constexpr std::uint32_t kPeerMasksMinBuckets = 9;
-  static constexpr std::uint32_t kPeerMasksMaxBuckets = kMultisplitBlockMaxBuckets;
+  /// 257 turns the peer masks off). Measured (H100, same run, votes ->
+  /// peers, ms): uniform keys m = 32 / 64 / 128 / 256 1.93 -> 1.78, 2.12 ->
+  /// 1.80, 2.35 -> 2.09, 2.87 -> 2.78; skewed keys m = 8 / 16 1.64 -> 1.82,
+  /// 1.76 -> 1.86 (many lanes on one mask word), m = 256 2.63 -> 2.82; pairs
+  /// within 3% either way from m = 32 on. So peers for 32 <= m <= 128.
+  static constexpr std::uint32_t kPeerMasksMinBuckets = 32;
+  static constexpr std::uint32_t kPeerMasksMaxBuckets = 128;
 };
 using tuning = tuning_sm90;
 

@@ -124,9 +124,14 @@ struct linear_probing_ref {
   /// erase's refill walk (erase_refill_kernel says why that is safe there).
   [[nodiscard]] __device__ window load_window_cached(std::size_t first) const {
     const auto* p = reinterpret_cast<const ulonglong2*>(slots + first);
-    return to_window(p[0], p[1]);
+    const ulonglong2 a = p[0], b = p[1];
+    return to_window(a, b);
   }
-  [[nodiscard]] __device__ static window to_window(const ulonglong2& a, const ulonglong2& b) {
+  /// By value, from registers: with const references bound to the global
+  /// loads (p[0], p[1]), nvcc 13.0 -O3 copied the window byte by byte and
+  /// left out its last 8 bytes (slot 3 of a 4-slot window, then undefined:
+  /// the thread walks took it for the probe's end, step 22's failing finds).
+  [[nodiscard]] __device__ static window to_window(ulonglong2 a, ulonglong2 b) {
     window w;
     std::memcpy(&w, &a, sizeof a);
     std::memcpy(reinterpret_cast<char*>(&w) + sizeof a, &b, sizeof b);

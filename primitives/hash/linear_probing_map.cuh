@@ -36,6 +36,12 @@
 // not by one lane of a warp holding 32 (step 8's diagnosis). Both walks visit
 // the slots in the same order, so either reads what the other wrote.
 //
+// Finds and erases can instead take the refill walk (kLpRefill, step 22): a
+// thread per key that starts its next key as soon as one settles, so a warp
+// does not wait on the longest probe among its keys (at load 0.9 the longest
+// of 32 is ~4x the mean); the bulk erase's refill reads through the L1, as no
+// insert runs in its kernel (erase_refill_kernel says why that is safe).
+//
 // Also: probing bounded by the capacity, so a full table reports the inserts
 // that failed instead of spinning; sentinels refused in user data;
 // probe-length statistics; rehash (which drops erased keys), size,
@@ -103,19 +109,70 @@ struct linear_probing_ref {
   /// writing ref's loads are relaxed at GPU scope, so that they are ordered
   /// with the other threads' atomics in the memory model, not by luck.
   [[nodiscard]] __device__ window load_window(std::size_t first) const {
-    const auto* p = reinterpret_cast<const ulonglong2*>(slots + first);
-    ulonglong2 a, b;
-    if constexpr (writes_table(Ops)) {
+    if constexpr (!writes_table(Ops)) {
+      return load_window_cached(first);
+    } else {
+      const auto* p = reinterpret_cast<const ulonglong2*>(slots + first);
+      ulonglong2 a, b;
       asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(a.x), "=l"(a.y) : "l"(p));
       asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(b.x), "=l"(b.y) : "l"(p + 1));
-    } else {
-      a = p[0];
-      b = p[1];
+      return to_window(a, b);
     }
+  }
+  /// The window by plain loads through the L1 (the two 16-byte loads of a
+  /// sector make one L2 request): for kernels with no writer, and for the bulk
+  /// erase's refill walk (erase_refill_kernel says why that is safe there).
+  [[nodiscard]] __device__ window load_window_cached(std::size_t first) const {
+    const auto* p = reinterpret_cast<const ulonglong2*>(slots + first);
+    const ulonglong2 a = p[0], b = p[1];
+    return to_window(a, b);
+  }
+  /// By value, from registers: with const references bound to the global
+  /// loads (p[0], p[1]), nvcc 13.0 -O3 copied the window byte by byte and
+  /// left out its last 8 bytes (slot 3 of a 4-slot window, then undefined:
+  /// the thread walks took it for the probe's end, step 22's failing finds).
+  [[nodiscard]] __device__ static window to_window(ulonglong2 a, ulonglong2 b) {
     window w;
     std::memcpy(&w, &a, sizeof a);
     std::memcpy(reinterpret_cast<char*>(&w) + sizeof a, &b, sizeof b);
     return w;
+  }
+
+  /// Where one key's walk stands: the window read next and how many were read
+  /// before it. Lets a walk hold a key across iterations of a loop that is
+  /// not the key's own (the refill walk of the bulk kernels).
+  struct cursor {
+    std::size_t first;  ///< the next window's first slot (a multiple of kWindow)
+    std::size_t step;   ///< windows read before it
+    Key key;
+    unsigned offset;  ///< home's place in its window
+  };
+  [[nodiscard]] __device__ cursor start(Key k) const {
+    const std::size_t h = home(k);
+    const auto offset = static_cast<unsigned>(h % kWindow);
+    return {h - offset, 0, k, offset};
+  }
+  /// Calls visit(index, slot) for the slots of `seen` (the window at c.first)
+  /// that lie in c's lap, in order, until it returns true (then true). The lap
+  /// is one window more than the table has: it ends with the home window's
+  /// slots before home.
+  template <class Visit>
+  __device__ bool visit_window(const cursor& c, const window& seen, Visit&& visit) const {
+    const std::size_t windows = capacity / kWindow;
+    const unsigned from = c.step == 0 ? c.offset : 0u,
+                   to = c.step == windows ? c.offset : static_cast<unsigned>(kWindow);
+#pragma unroll
+    for (unsigned j = 0; j < kWindow; ++j)
+      if (j >= from && j < to && visit(c.first + j, seen.s[j])) return true;
+    return false;
+  }
+  /// Moves c to its next window; false when the whole table has been seen.
+  __device__ bool advance(cursor& c) const {
+    if (c.step == capacity / kWindow) return false;
+    ++c.step;
+    c.first += kWindow;
+    if (c.first == capacity) c.first = 0;
+    return true;
   }
 
   /// Calls visit(index, slot) for the slots of k's probe sequence in order, a
@@ -123,32 +180,24 @@ struct linear_probing_ref {
   /// has been seen (false).
   template <class Visit>
   __device__ bool probe(Key k, Visit&& visit) const {
-    const std::size_t h = home(k);
-    const auto offset = static_cast<unsigned>(h % kWindow);
-    std::size_t first = h - offset;
-    const std::size_t windows = capacity / kWindow;
-    // One more window than the table has: the lap ends with the home
-    // window's slots before home.
-    for (std::size_t w = 0; w <= windows; ++w) {
-      const window seen = load_window(first);
-      const unsigned from = w == 0 ? offset : 0u, to = w == windows ? offset : static_cast<unsigned>(kWindow);
-#pragma unroll
-      for (unsigned j = 0; j < kWindow; ++j)
-        if (j >= from && j < to && visit(first + j, seen.s[j])) return true;
-      first += kWindow;
-      if (first == capacity) first = 0;
-    }
+    cursor c = start(k);
+    do {
+      if (visit_window(c, load_window(c.first), visit)) return true;
+    } while (advance(c));
     return false;
   }
 
   /// The value of k, or empty_value when k is absent (or erased).
   [[nodiscard]] __device__ Value find(Key k) const requires(has_op(Ops, hash_ops::find)) {
     Value out = empty_value;
-    probe(k, [&](std::size_t, const slot& s) {
-      if (s.key == k) out = s.value;
-      return s.key == k || s.key == empty_key;
-    });
+    probe(k, [&](std::size_t, const slot& s) { return find_at(k, s, out); });
     return out;
+  }
+  /// A find's decision at slot s: k's value (then true), or k absent at an
+  /// empty key (true), or read on (false).
+  __device__ bool find_at(Key k, const slot& s, Value& out) const {
+    if (s.key == k) out = s.value;
+    return s.key == k || s.key == empty_key;
   }
   [[nodiscard]] __device__ bool contains(Key k) const requires(has_op(Ops, hash_ops::find)) {
     return find(k) != empty_value;
@@ -188,12 +237,17 @@ struct linear_probing_ref {
   /// Empties k's value (the key keeps its slot); true if a live value was removed.
   __device__ bool erase(Key k) const requires(has_op(Ops, hash_ops::erase)) {
     bool removed = false;
-    probe(k, [&](std::size_t i, const slot& s) {
-      // A value read empty was erased already: no atomic for it.
-      if (s.key == k && s.value != empty_value) removed = exchange_value(i, empty_value) != empty_value;
-      return s.key == k || s.key == empty_key;
-    });
+    probe(k, [&](std::size_t i, const slot& s) { return erase_at(k, i, s, removed); });
     return removed;
+  }
+  /// An erase's decision at slot i, read as s: k found (then true; `removed`
+  /// says whether this call emptied a live value), k absent at an empty key
+  /// (true), or read on (false).
+  __device__ bool erase_at(Key k, std::size_t i, const slot& s, bool& removed) const
+      requires(has_op(Ops, hash_ops::erase)) {
+    // A value read empty was erased already: no atomic for it.
+    if (s.key == k && s.value != empty_value) removed = exchange_value(i, empty_value) != empty_value;
+    return s.key == k || s.key == empty_key;
   }
 
   // ---- a tile of lanes per key (the bulk kernels) ------------------------------
@@ -380,18 +434,28 @@ struct linear_probing_ref {
   }
 };
 
-/// WriteTile and FindTile: lanes per key in the bulk insert / erase and find /
-/// contains kernels (1, 2, 4, 8, 16 or 32; 1 = one thread per key reading
-/// 32-byte windows). apply_async and ref() users take one thread per operation.
-/// Defaults (issue 18, step 21, to be measured): inserts and erases read
+/// A bulk kernel's walk (issue 18, step 22): a thread per key, each thread
+/// starting its next key as soon as its current one settles, where a
+/// lockstep walk (1, 2, ..., 32 lanes per key) holds a warp's keys together
+/// until the longest probe among them ends. For finds, contains and erases.
+inline constexpr unsigned kLpRefill = 0;
+
+/// WriteTile, FindTile and EraseTile: lanes per key in the bulk insert, find /
+/// contains and erase kernels (1, 2, 4, 8, 16 or 32; 1 = one thread per key
+/// reading 32-byte windows), or kLpRefill for finds and erases. apply_async
+/// and ref() users take one thread per operation.
+/// Defaults (issue 18, step 21, measured): inserts and erases read
 /// through relaxed loads, one L2 request per window with a tile of 4 where a
 /// thread makes two, so they take tiles; bulk finds read through the L1 at
 /// about one request per window already (80% of the gather ceiling at 0.5),
 /// where a tile would hold a quarter of the keys in flight, so they do not.
-template <class Key, class Value, class Hash = murmur3_hash, unsigned WriteTile = 4, unsigned FindTile = 1>
+template <class Key, class Value, class Hash = murmur3_hash, unsigned WriteTile = 4, unsigned FindTile = 1,
+          unsigned EraseTile = WriteTile>
 class linear_probing_map {
-  static_assert(WriteTile >= 1 && WriteTile <= 32 && (WriteTile & (WriteTile - 1)) == 0, "a warp tile: 1, 2, ..., 32");
-  static_assert(FindTile >= 1 && FindTile <= 32 && (FindTile & (FindTile - 1)) == 0, "a warp tile: 1, 2, ..., 32");
+  static constexpr bool warp_tile(unsigned t) { return t >= 1 && t <= 32 && (t & (t - 1)) == 0; }
+  static_assert(warp_tile(WriteTile), "inserts: a warp tile, 1, 2, ..., 32");
+  static_assert(FindTile == kLpRefill || warp_tile(FindTile), "finds: kLpRefill or a warp tile, 1, 2, ..., 32");
+  static_assert(EraseTile == kLpRefill || warp_tile(EraseTile), "erases: kLpRefill or a warp tile, 1, 2, ..., 32");
 
  public:
   template <hash_ops Ops>

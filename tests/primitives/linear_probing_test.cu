@@ -2,8 +2,8 @@
 // fresh seeds (sizes 0 and 1 too), duplicates in a batch, skewed keys, missing
 // keys, load 0.95, a full table, rehash, 64-bit keys, sentinels in the data,
 // mixed insert / erase / find batches, per-call counts, and concurrent use
-// through ref(); the same for every tile size of the bulk kernels
-// (LinearProbingTiles). The contract's compile-time rules are checked here too.
+// through ref(); the same for every tile size of the bulk kernels and for the
+// refill walk of finds and erases (LinearProbingTiles). The contract's compile-time rules are checked here too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -70,12 +70,12 @@ void check_against_model(const Map& map, const std::unordered_map<Key, std::uint
   for (std::size_t i = 0; i < model.size(); ++i) ASSERT_EQ(model.at(hk[i]), hv[i]);
 }
 
-template <class Key, unsigned WriteTile = 4, unsigned FindTile = 1>
+template <class Key, unsigned WriteTile = 4, unsigned FindTile = 1, unsigned EraseTile = WriteTile>
 void random_batches(std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{20000}}) {
     SCOPED_TRACE("n " + std::to_string(n));
-    linear_probing_map<Key, std::uint32_t, murmur3_hash, WriteTile, FindTile> map(n * 2 + 7);
+    linear_probing_map<Key, std::uint32_t, murmur3_hash, WriteTile, FindTile, EraseTile> map(n * 2 + 7);
     std::unordered_set<Key> taken;
     const auto keys = distinct_keys<Key>(rng, n, &taken);
     std::vector<std::uint32_t> values(n);
@@ -284,6 +284,63 @@ TEST(LinearProbingMap, FindsNeverMissPresentKeysDuringConcurrentInserts) {
   EXPECT_EQ(map.size(), 2 * n);
 }
 
+// Every window of the table as the walks read it: out[0] by load_window,
+// out[1] by load_window_cached (one slot per thread of a window's start).
+template <class Ref>
+__global__ void read_windows(Ref table, typename Ref::slot* out0, typename Ref::slot* out1) {
+  const std::size_t first = (std::size_t{blockIdx.x} * blockDim.x + threadIdx.x) * Ref::kWindow;
+  if (first >= table.capacity) return;
+  const auto a = table.load_window(first), b = table.load_window_cached(first);
+  for (std::size_t j = 0; j < Ref::kWindow; ++j) {
+    out0[first + j] = a.s[j];
+    out1[first + j] = b.s[j];
+  }
+}
+
+// Each window read whole, every slot of it, by every ref's loads: step 22's
+// 4-slot windows (32-bit keys) lost slot 3 to nvcc (to_window says how), so
+// thread finds and the refill walk took it for the end of their probe.
+template <class Key, hash_ops Ops>
+void windows_read_whole(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  linear_probing_map<Key, std::uint32_t> map(1000);
+  const std::size_t n = map.capacity() * 3 / 4;
+  const auto keys = distinct_keys<Key>(rng, n);
+  std::vector<std::uint32_t> values(n);
+  for (auto& v : values) v = static_cast<std::uint32_t>(rng() >> 40);
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  ASSERT_EQ(map.insert(dk.data(), dv.data(), n), n);
+  using slot = typename decltype(map)::slot;
+  const std::size_t capacity = map.capacity();
+  std::vector<slot> table(capacity);
+  GRAPHKIT_CUDA_TRY(cudaMemcpy(table.data(), map.ref().slots, capacity * sizeof(slot), cudaMemcpyDeviceToHost));
+  device_buffer<slot> out0(capacity), out1(capacity);
+  out0.fill_bytes(0x5a);
+  out1.fill_bytes(0x5a);
+  read_windows<<<blocks_for(capacity), 256>>>(map.template ref<Ops>(), out0.data(), out1.data());
+  GRAPHKIT_CHECK_LAUNCH();
+  const auto read0 = out0.to_host(), read1 = out1.to_host();
+  for (std::size_t i = 0; i < capacity; ++i) {
+    ASSERT_EQ(read0[i].key, table[i].key) << "load_window, slot " << i;
+    ASSERT_EQ(read0[i].value, table[i].value) << "load_window, slot " << i;
+    ASSERT_EQ(read1[i].key, table[i].key) << "load_window_cached, slot " << i;
+    ASSERT_EQ(read1[i].value, table[i].value) << "load_window_cached, slot " << i;
+  }
+}
+
+TEST(LinearProbingMap, WindowsAreReadWhole) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  windows_read_whole<std::uint32_t, hash_ops::find>(seed);
+  windows_read_whole<std::uint32_t, hash_ops::erase>(seed);
+  windows_read_whole<std::uint32_t, hash_ops::all>(seed);
+  windows_read_whole<std::uint64_t, hash_ops::find>(seed + 1);
+  windows_read_whole<std::uint64_t, hash_ops::erase>(seed + 1);
+  windows_read_whole<std::uint64_t, hash_ops::all>(seed + 1);
+}
+
 // ---- the contract ------------------------------------------------------------
 
 using map32 = linear_probing_map<std::uint32_t, std::uint32_t>;
@@ -443,31 +500,37 @@ TEST(LinearProbingMap, CountsArePerCall) {
 // visit the slots in the same order). Capacities that are not whole groups of
 // 8 slots cut the last group short.
 
-template <unsigned W, unsigned F>
+template <unsigned W, unsigned F, unsigned E = W>
 struct tiles {
-  static constexpr unsigned write = W, find = F;
+  static constexpr unsigned write = W, find = F, erase = E;
 };
 template <class Tiles>
 class LinearProbingTiles : public testing::Test {
  public:
   template <class Key = std::uint32_t>
-  using map_type = linear_probing_map<Key, std::uint32_t, murmur3_hash, Tiles::write, Tiles::find>;
+  using map_type = linear_probing_map<Key, std::uint32_t, murmur3_hash, Tiles::write, Tiles::find, Tiles::erase>;
 };
 struct tile_names {
+  static std::string walk(unsigned lanes) { return lanes == kLpRefill ? "refill" : std::to_string(lanes); }
   template <class Tiles>
   static std::string GetName(int) {
-    return "write" + std::to_string(Tiles::write) + "_find" + std::to_string(Tiles::find);
+    return "write" + walk(Tiles::write) + "_find" + walk(Tiles::find) + "_erase" + walk(Tiles::erase);
   }
 };
-using tile_choices = testing::Types<tiles<1, 1>, tiles<2, 2>, tiles<4, 4>, tiles<8, 8>, tiles<8, 1>, tiles<1, 8>>;
+// The refill walk (step 22) for finds and erases, on tables written by tiles
+// of 4 (as the bench runs it), by threads and by tiles of 8, and erases by
+// refill beside finds by threads.
+using tile_choices = testing::Types<tiles<1, 1>, tiles<2, 2>, tiles<4, 4>, tiles<8, 8>, tiles<8, 1>, tiles<1, 8>,
+                                    tiles<4, kLpRefill, kLpRefill>, tiles<1, kLpRefill, kLpRefill>,
+                                    tiles<8, kLpRefill, 8>, tiles<4, 1, kLpRefill>>;
 TYPED_TEST_SUITE(LinearProbingTiles, tile_choices, tile_names);
 
 TYPED_TEST(LinearProbingTiles, RandomBatchesOfSizesZeroOneAndMore) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
-  random_batches<std::uint32_t, TypeParam::write, TypeParam::find>(seed);
-  random_batches<std::uint64_t, TypeParam::write, TypeParam::find>(seed + 1);
+  random_batches<std::uint32_t, TypeParam::write, TypeParam::find, TypeParam::erase>(seed);
+  random_batches<std::uint64_t, TypeParam::write, TypeParam::find, TypeParam::erase>(seed + 1);
 }
 
 // Each key 3 times in one shuffled batch, at loads 0.5 to 0.95: stored once,
@@ -607,6 +670,66 @@ TYPED_TEST(LinearProbingTiles, ATableOfOneWindow) {
   map.insert_async(dk.data() + 1, dv.data() + 1, 1, counts);
   EXPECT_EQ(counts.result().inserted, 1u) << "an erased key's slot comes back";
   check_against_model<std::uint32_t>(map, {{11, 1}, {22, 2}, {33, 3}, {44, 4}}, {55});
+}
+
+// More keys than the capped grid has threads (32 blocks of 256 per SM), so
+// that each thread walks several keys: the refill walk's next key, read one
+// ahead, and its hand-over from a settled key. Load 0.9, finds of present and
+// absent keys, an erase batch of a random half in two copies each plus absent
+// keys, then the rest erased and a half inserted again.
+TYPED_TEST(LinearProbingTiles, SeveralKeysPerThreadAtLoad90) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  int sms = 0;
+  GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::size_t n = std::size_t{32} * 256 * static_cast<std::size_t>(sms) * 5 / 2 + 17;
+  typename TestFixture::template map_type<> map(static_cast<std::size_t>(n / 0.9));
+  std::unordered_set<std::uint32_t> taken;
+  const auto keys = distinct_keys<std::uint32_t>(rng, n, &taken);
+  const auto absent = distinct_keys<std::uint32_t>(rng, n / 4, &taken);
+  std::vector<std::uint32_t> values(n);
+  std::unordered_map<std::uint32_t, std::uint32_t> model;
+  for (std::size_t i = 0; i < n; ++i) model[keys[i]] = values[i] = static_cast<std::uint32_t>(rng() >> 40);
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  EXPECT_EQ(map.insert(dk.data(), dv.data(), n), n);
+  check_against_model(map, model, absent);
+  std::vector<std::uint32_t> gone;
+  for (const auto k : keys)
+    if (rng() % 2) gone.push_back(k), gone.push_back(k), model.erase(k);
+  const std::size_t live_erased = gone.size() / 2;
+  gone.insert(gone.end(), absent.begin(), absent.end());
+  std::shuffle(gone.begin(), gone.end(), rng);
+  auto dg = upload(gone);
+  hash_counts counts;
+  map.erase_async(dg.data(), gone.size(), counts);
+  EXPECT_EQ(counts.result().erased, live_erased) << "each live key erased once, absent keys not at all";
+  check_against_model(map, model, absent);
+  EXPECT_EQ(map.erase(dk.data(), n), model.size()) << "the rest";
+  check_against_model<std::uint32_t>(map, {}, keys);
+  EXPECT_EQ(map.insert(dk.data(), dv.data(), n / 2), n / 2) << "erased keys come back as added";
+  model.clear();
+  for (std::size_t i = 0; i < n / 2; ++i) model[keys[i]] = values[i];
+  check_against_model(map, model, absent);
+}
+
+// The empty key in find, contains and erase batches (every walk): found as
+// the empty value, contained nowhere, erasing nothing, beside live keys.
+TYPED_TEST(LinearProbingTiles, TheEmptyKeyInFindAndEraseBatches) {
+  GRAPHKIT_REQUIRE_GPU();
+  typename TestFixture::template map_type<> map(64);
+  const std::uint32_t empty = map.empty_key_sentinel();
+  const std::vector<std::uint32_t> keys = {5, 6, 7}, values = {50, 60, 70};
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  EXPECT_EQ(map.insert(dk.data(), dv.data(), keys.size()), keys.size());
+  const std::vector<std::uint32_t> mixed = {empty, 6, empty, 8, 5};
+  check_against_model<std::uint32_t>(map, {{5, 50}, {6, 60}, {7, 70}}, {empty, 8});
+  auto dm = upload(mixed);
+  EXPECT_EQ(map.erase(dm.data(), mixed.size()), 2u);
+  check_against_model<std::uint32_t>(map, {{7, 70}}, {empty, 5, 6, 8});
 }
 
 }  // namespace

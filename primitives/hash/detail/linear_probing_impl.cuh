@@ -97,6 +97,98 @@ __global__ void __launch_bounds__(kBlock)
   hash_detail::block_add({erased}, {hash_detail::kErased}, counts);
 }
 
+// The refill walk (kLpRefill, issue 18 step 22): a lockstep walk holds a
+// warp's keys until the longest of their probes ends (at load 0.9 the longest
+// of 32 is ~4x the mean: a quarter of the lanes read, the rest wait); here a
+// thread that settles its key starts its next one in the same loop, so every
+// lane reads a window per iteration until the thread runs out of keys.
+
+/// Walks this thread's keys (grid-stride) one window per iteration through
+/// `load(first)`: step(cursor, window) says whether the key is settled
+/// (its outcome kept by the caller); finish(i) takes key i's outcome, when
+/// it settles or its lap ends. The next key is read one key ahead, so that
+/// starting it waits on no load.
+template <class Ref, class Key, class Load, class Step, class Finish>
+__device__ void refill_walk(const Ref& table, const Key* keys, std::size_t n, Load&& load, Step&& step,
+                            Finish&& finish) {
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  auto c = table.start(keys[i]);
+  Key next = i + stride < n ? keys[i + stride] : Key{};
+  for (;;) {
+    if (!step(c, load(c.first)) && table.advance(c)) continue;
+    finish(i);
+    i += stride;
+    if (i >= n) return;
+    c = table.start(next);
+    if (i + stride < n) next = keys[i + stride];
+  }
+}
+
+template <class Ref, class Key, class Value>
+__global__ void __launch_bounds__(kBlock) find_refill_kernel(Ref table, const Key* keys, std::size_t n, Value* out) {
+  Value found = table.empty_value;
+  refill_walk(
+      table, keys, n, [&](std::size_t first) { return table.load_window(first); },
+      [&](const auto& c, const auto& seen) {
+        return table.visit_window(c, seen, [&](std::size_t, const auto& s) { return table.find_at(c.key, s, found); });
+      },
+      [&](std::size_t i) {
+        out[i] = found;
+        found = table.empty_value;
+      });
+}
+
+template <class Ref, class Key>
+__global__ void __launch_bounds__(kBlock)
+    contains_refill_kernel(Ref table, const Key* keys, std::size_t n, std::uint8_t* out) {
+  auto found = table.empty_value;
+  refill_walk(
+      table, keys, n, [&](std::size_t first) { return table.load_window(first); },
+      [&](const auto& c, const auto& seen) {
+        return table.visit_window(c, seen, [&](std::size_t, const auto& s) { return table.find_at(c.key, s, found); });
+      },
+      [&](std::size_t i) {
+        out[i] = found != table.empty_value ? 1 : 0;
+        found = table.empty_value;
+      });
+}
+
+/// The bulk erase by the refill walk, reading windows through the L1 (one L2
+/// request per window for a thread's two 16-byte loads, where relaxed loads
+/// make two). Safe because no insert runs in this kernel: a slot's key is
+/// fixed for its lifetime (erase keeps keys), and a value only goes from live
+/// to empty, by this kernel's exchanges. So a window seen through the L1 holds
+/// every key it held at launch, and a stale value can only be live where
+/// another erase has since emptied it: the exchange then returns empty and
+/// counts nothing. A value read empty is empty. Counts stay exact.
+template <class Ref, class Key>
+__global__ void __launch_bounds__(kBlock)
+    erase_refill_kernel(Ref table, const Key* keys, std::size_t n, unsigned long long* counts) {
+  unsigned erased = 0;  // a thread of the capped grid erases far fewer than 2^32 keys
+  bool removed = false;
+  refill_walk(
+      table, keys, n, [&](std::size_t first) { return table.load_window_cached(first); },
+      [&](const auto& c, const auto& seen) {
+        // Decide on the window first, exchange after: the window's registers
+        // are free by then (38 registers with the exchange inside the scan).
+        // The empty key finds an empty slot, whose value is empty: nothing to erase.
+        std::size_t live = table.capacity;
+        const bool settled = table.visit_window(c, seen, [&](std::size_t at, const auto& s) {
+          if (s.key == c.key && s.value != table.empty_value) live = at;
+          return s.key == c.key || s.key == table.empty_key;
+        });
+        if (live != table.capacity) removed = table.exchange_value(live, table.empty_value) != table.empty_value;
+        return settled;
+      },
+      [&](std::size_t) {
+        erased += removed;
+        removed = false;
+      });
+  hash_detail::block_add({erased}, {hash_detail::kErased}, counts);
+}
+
 template <class Ref, class Key, class Value>
 __global__ void __launch_bounds__(kBlock)
     apply_kernel(Ref table, const hash_op<Key, Value>* ops, std::size_t n, Value* results, unsigned long long* counts) {
@@ -187,8 +279,8 @@ inline unsigned grid_for(std::size_t n, unsigned lanes = 1) { return graphkit::g
 
 }  // namespace lp_detail
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::linear_probing_map(
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::linear_probing_map(
     std::size_t capacity, graphkit::empty_key<Key> key_sentinel, graphkit::empty_value<Value> value_sentinel,
     cudaStream_t stream)
     : empty_key_(key_sentinel.value),
@@ -198,10 +290,9 @@ linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::linear_probing_map(
   clear(stream);
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::insert_async(const Key* d_keys, const Value* d_values,
-                                                                             std::size_t n, hash_counts& counts,
-                                                                             cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::insert_async(
+    const Key* d_keys, const Value* d_values, std::size_t n, hash_counts& counts, cudaStream_t stream) {
   counts.reset(stream);
   if (n == 0) return;
   lp_detail::insert_kernel<WriteTile>
@@ -209,10 +300,11 @@ void linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::insert_async(con
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::insert(const Key* d_keys,
-                                                                                const Value* d_values, std::size_t n,
-                                                                                cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::insert(const Key* d_keys,
+                                                                                           const Value* d_values,
+                                                                                           std::size_t n,
+                                                                                           cudaStream_t stream) {
   insert_async(d_keys, d_values, n, sync_counts_, stream);
   const hash_result result = sync_counts_.result(stream);
   if (result.sentinel != 0)
@@ -226,47 +318,63 @@ std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::insert(
   return result.inserted;
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::find_async(const Key* d_keys, std::size_t n,
-                                                                           Value* d_values_out,
-                                                                           cudaStream_t stream) const {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::find_async(const Key* d_keys, std::size_t n,
+                                                                                      Value* d_values_out,
+                                                                                      cudaStream_t stream) const {
   if (n == 0) return;
-  lp_detail::find_kernel<FindTile>
-      <<<lp_detail::grid_for(n, FindTile), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_values_out);
+  if constexpr (FindTile == kLpRefill)
+    lp_detail::find_refill_kernel<<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
+                                                                                            d_values_out);
+  else
+    lp_detail::find_kernel<FindTile>
+        <<<lp_detail::grid_for(n, FindTile), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_values_out);
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::contains_async(const Key* d_keys, std::size_t n,
-                                                                               std::uint8_t* d_found,
-                                                                               cudaStream_t stream) const {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::contains_async(const Key* d_keys,
+                                                                                          std::size_t n,
+                                                                                          std::uint8_t* d_found,
+                                                                                          cudaStream_t stream) const {
   if (n == 0) return;
-  lp_detail::contains_kernel<FindTile>
-      <<<lp_detail::grid_for(n, FindTile), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_found);
+  if constexpr (FindTile == kLpRefill)
+    lp_detail::contains_refill_kernel<<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
+                                                                                                d_found);
+  else
+    lp_detail::contains_kernel<FindTile>
+        <<<lp_detail::grid_for(n, FindTile), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_found);
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::erase_async(const Key* d_keys, std::size_t n,
-                                                                            hash_counts& counts, cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::erase_async(const Key* d_keys, std::size_t n,
+                                                                                       hash_counts& counts,
+                                                                                       cudaStream_t stream) {
   counts.reset(stream);
   if (n == 0) return;
-  lp_detail::erase_kernel<WriteTile><<<lp_detail::grid_for(n, WriteTile), lp_detail::kBlock, 0, stream>>>(
-      ref<hash_ops::erase>(), d_keys, n, counts.data());
+  if constexpr (EraseTile == kLpRefill)
+    lp_detail::erase_refill_kernel<<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref<hash_ops::erase>(),
+                                                                                             d_keys, n, counts.data());
+  else
+    lp_detail::erase_kernel<EraseTile><<<lp_detail::grid_for(n, EraseTile), lp_detail::kBlock, 0, stream>>>(
+        ref<hash_ops::erase>(), d_keys, n, counts.data());
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::erase(const Key* d_keys, std::size_t n,
-                                                                               cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::erase(const Key* d_keys,
+                                                                                          std::size_t n,
+                                                                                          cudaStream_t stream) {
   erase_async(d_keys, n, sync_counts_, stream);
   return sync_counts_.result(stream).erased;
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::apply_async(const op_type* d_ops, std::size_t n,
-                                                                            Value* d_results, hash_counts& counts,
-                                                                            cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::apply_async(const op_type* d_ops,
+                                                                                       std::size_t n, Value* d_results,
+                                                                                       hash_counts& counts,
+                                                                                       cudaStream_t stream) {
   counts.reset(stream);
   if (n == 0) return;
   lp_detail::apply_kernel<<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref(), d_ops, n, d_results,
@@ -274,10 +382,10 @@ void linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::apply_async(cons
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
 template <class Launch>
-std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::counted(Launch&& launch,
-                                                                                 cudaStream_t stream) const {
+std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::counted(Launch&& launch,
+                                                                                            cudaStream_t stream) const {
   unsigned long long* count = scratch_.data() + lp_detail::kCount;
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(count, 0, sizeof(unsigned long long), stream));
   launch(count);
@@ -285,8 +393,8 @@ std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::counted
   return read_one(count, stream);
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::size(cudaStream_t stream) const {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::size(cudaStream_t stream) const {
   return counted(
       [&](unsigned long long* count) {
         lp_detail::count_live_kernel<<<lp_detail::grid_for(capacity()), lp_detail::kBlock, 0, stream>>>(ref(), count);
@@ -294,10 +402,9 @@ std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::size(cu
       stream);
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::retrieve_all(Key* d_keys_out,
-                                                                                      Value* d_values_out,
-                                                                                      cudaStream_t stream) const {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::retrieve_all(
+    Key* d_keys_out, Value* d_values_out, cudaStream_t stream) const {
   return counted(
       [&](unsigned long long* count) {
         lp_detail::retrieve_kernel<<<lp_detail::grid_for(capacity()), lp_detail::kBlock, 0, stream>>>(
@@ -306,14 +413,15 @@ std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::retriev
       stream);
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::clear(cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::clear(cudaStream_t stream) {
   lp_detail::clear_kernel<<<lp_detail::grid_for(capacity()), lp_detail::kBlock, 0, stream>>>(ref());
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::rehash(std::size_t new_capacity, cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::rehash(std::size_t new_capacity,
+                                                                                  cudaStream_t stream) {
   const std::uint64_t live = size(stream);
   if (new_capacity < live)
     throw error("linear_probing_map::rehash: " + std::to_string(new_capacity) + " slots cannot hold " +
@@ -326,8 +434,9 @@ void linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::rehash(std::size
   (void)insert(keys.data(), values.data(), live, stream);
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile>
-probe_statistics linear_probing_map<Key, Value, Hash, WriteTile, FindTile>::probe_stats(cudaStream_t stream) const {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+probe_statistics linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::probe_stats(
+    cudaStream_t stream) const {
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(scratch_.data(), 0, lp_detail::kScratch * sizeof(unsigned long long), stream));
   lp_detail::probe_stats_kernel<<<lp_detail::grid_for(capacity()), lp_detail::kBlock, 0, stream>>>(ref(),
                                                                                                    scratch_.data());

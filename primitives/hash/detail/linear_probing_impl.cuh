@@ -126,23 +126,9 @@ __device__ void refill_walk(const Ref& table, const Key* keys, std::size_t n, Lo
   }
 }
 
-template <class Ref, class Key, class Value>
-__global__ void __launch_bounds__(kBlock) find_refill_kernel(Ref table, const Key* keys, std::size_t n, Value* out) {
-  Value found = table.empty_value;
-  refill_walk(
-      table, keys, n, [&](std::size_t first) { return table.load_window(first); },
-      [&](const auto& c, const auto& seen) {
-        return table.visit_window(c, seen, [&](std::size_t, const auto& s) { return table.find_at(c.key, s, found); });
-      },
-      [&](std::size_t i) {
-        out[i] = found;
-        found = table.empty_value;
-      });
-}
-
-template <class Ref, class Key>
-__global__ void __launch_bounds__(kBlock)
-    contains_refill_kernel(Ref table, const Key* keys, std::size_t n, std::uint8_t* out) {
+/// Finds (out: the values) or, with Contains, contains (out: 1 or 0).
+template <bool Contains, class Ref, class Key, class Out>
+__global__ void __launch_bounds__(kBlock) find_refill_kernel(Ref table, const Key* keys, std::size_t n, Out* out) {
   auto found = table.empty_value;
   refill_walk(
       table, keys, n, [&](std::size_t first) { return table.load_window(first); },
@@ -150,7 +136,8 @@ __global__ void __launch_bounds__(kBlock)
         return table.visit_window(c, seen, [&](std::size_t, const auto& s) { return table.find_at(c.key, s, found); });
       },
       [&](std::size_t i) {
-        out[i] = found != table.empty_value ? 1 : 0;
+        if constexpr (Contains) out[i] = found != table.empty_value ? 1 : 0;
+        else out[i] = found;
         found = table.empty_value;
       });
 }
@@ -324,8 +311,8 @@ void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::find_
                                                                                       cudaStream_t stream) const {
   if (n == 0) return;
   if constexpr (FindTile == kLpRefill)
-    lp_detail::find_refill_kernel<<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
-                                                                                            d_values_out);
+    lp_detail::find_refill_kernel<false>
+        <<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_values_out);
   else
     lp_detail::find_kernel<FindTile>
         <<<lp_detail::grid_for(n, FindTile), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_values_out);
@@ -339,8 +326,8 @@ void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::conta
                                                                                           cudaStream_t stream) const {
   if (n == 0) return;
   if constexpr (FindTile == kLpRefill)
-    lp_detail::contains_refill_kernel<<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
-                                                                                                d_found);
+    lp_detail::find_refill_kernel<true>
+        <<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_found);
   else
     lp_detail::contains_kernel<FindTile>
         <<<lp_detail::grid_for(n, FindTile), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_found);

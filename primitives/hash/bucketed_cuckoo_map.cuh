@@ -27,9 +27,47 @@
 // its second bucket, so a find, an erase or an insert that sees an empty slot
 // in its first bucket need not read the second.
 //
+// A second invariant: a bucket's non-empty slots are always a prefix of it
+// (slots 0..m-1 for some m). Only two kinds of write turn an empty slot
+// non-empty, claim (new keys: lock-free, claim-only, locked and insert-only
+// paths alike) and claim_for (a move's copy; make_room's tombstone), and
+// both try the empty slots of a read's view of the bucket (all of them,
+// never a subset) in ascending order, each by a CAS from the empty word.
+// When such a CAS fills slot j, every slot i < j was seen non-empty by that
+// read (and slots never empty again) or was tried first and its CAS failed,
+// i.e. held a non-empty word then: slots 0..j-1 are all non-empty. Every
+// other write is a CAS from a non-empty word (set_value and kill from a word
+// with key k; reuse from a dead word or tombstone; hand_over from a live
+// word; the tombstone's replacement) to a non-empty one: no write stores
+// the empty word but clear(). Moves, reuses of dead slots and tombstones
+// never write into an empty slot except by claim_for: the locked path's
+// moves and the insert-only path's keep the prefix too.
+//
+// Finds by half buckets (issue 18, step 23; find_halves). In a kernel where
+// nothing writes (find_async, contains_async: read-only refs), a find reads
+// slots 0-3 of bucket 1 (thread r loads slot r: 8 bytes each, one 32-byte
+// sector for the tile), and slots 4-7 only when slots 0-3 are full without
+// k; then bucket 2 the same way, only when bucket 1 is full without k. A
+// match ends the find (a dead key: absent). An empty slot in slots 0-3 ends
+// it too: by the prefix invariant slots 4-7 are empty, so k is not there, and
+// by the first invariant k is not in the second bucket (or, in bucket 2, in
+// the rest of it). Dead keys and tombstones are not empty words: they never
+// end a find early. Hence the same answer as a whole-bucket read, at one
+// sector for a key in slots 0-3 of bucket 1 against two: a sequential model
+// of the bulk insert (2^22 keys, the map's hashes and chunks) puts 60% of
+// first-bucket keys in slots 0-3 at load 0.9 (81% at 0.5, 59% at 0.95) and
+// 12.5% of keys in their second bucket: 1.70 sectors per hit against 2.25
+// (1.21 against 2.02 at 0.5, 1.79 against 2.32 at 0.95). Misses gain little
+// at high load (3.26 against 3.30 sectors at 0.9). Kernels with writers keep
+// whole-bucket reads: there a half read could see slots 0-3 before a claim
+// or a move changed them and slots 4-7 after, and their confirming reads and
+// fences (below) are stated for whole reads. set_find_read() selects the
+// whole-bucket bulk find (the bench times both; kCuckooFindRead the default).
+//
 // Operations (each on a tile; the tile's first thread does the atomics):
 //   * find: read bucket 1; a key match returns its value (a dead key: absent);
-//     else an empty slot there means absent; else read bucket 2. In a kernel
+//     else an empty slot there means absent; else read bucket 2 (where nothing
+//     writes, by half buckets: above). In a kernel
 //     with writers, a miss in both buckets waits for each bucket's lock to be
 //     seen free and reads both once more (find_again).
 //   * insert of a present key (live or dead): one CAS of its slot's value.
@@ -260,6 +298,19 @@ inline constexpr std::size_t kCuckooInsertChunkMax = std::size_t{1} << 30;
 /// Sleeps a find that missed in both buckets (in a kernel with writers) waits
 /// at most for each bucket's lock to be seen free before it reads them again.
 inline constexpr unsigned kCuckooRecheckSpins = 256;
+/// How a find where nothing writes reads a bucket (issue 18, step 23): whole
+/// (a 16-byte load per thread, the bucket's two 32-byte sectors at once), or
+/// by halves (an 8-byte load per thread: slots 0-3, one sector, and slots 4-7
+/// only when the first half is full without the key; the header's "Finds by
+/// half buckets"). Finds in kernels with writers always read whole buckets.
+enum class cuckoo_find_read { whole, halves };
+/// The bulk finds' and read-only refs' default: halves (a sequential model
+/// of the insert puts 60% of the first-bucket keys in slots 0-3 at load 0.9:
+/// 1.70 sectors per hit against 2.25).
+inline constexpr cuckoo_find_read kCuckooFindRead = cuckoo_find_read::halves;
+/// Slots in a half bucket: one per tile thread, one 32-byte sector.
+inline constexpr int kCuckooHalfSlots = kCuckooBucketSlots / 2;
+static_assert(kCuckooHalfSlots == kCuckooTile, "a half bucket is one slot per tile thread");
 
 namespace cuckoo_detail {
 /// Bits 0..3 of m spread to the even bits 0, 2, 4, 6.
@@ -402,8 +453,18 @@ struct bucketed_cuckoo_ref {
 
   // ---- find ------------------------------------------------------------------------
 
-  /// The value of k, or empty_value when k is absent (or erased). All tile threads call it.
+  /// The value of k, or empty_value when k is absent (or erased). All tile
+  /// threads call it. A ref that writes reads whole buckets (find_whole); a
+  /// read-only one (no writer in its kernel) as kCuckooFindRead says.
   [[nodiscard]] __device__ Value find(const tile_type& tile, Key k) const requires(has_op(Ops, hash_ops::find)) {
+    if constexpr (!kWrites && kCuckooFindRead == cuckoo_find_read::halves) return find_halves(tile, k);
+    else return find_whole(tile, k);
+  }
+  [[nodiscard]] __device__ bool contains(const tile_type& tile, Key k) const requires(has_op(Ops, hash_ops::find)) {
+    return find(tile, k) != empty_value;
+  }
+  /// find by whole-bucket reads: bucket 1, then bucket 2 when bucket 1 is full without k.
+  [[nodiscard]] __device__ Value find_whole(const tile_type& tile, Key k) const requires(has_op(Ops, hash_ops::find)) {
     const std::uint32_t b1 = first_bucket(k);
     view v = read_bucket(tile, b1, k);
     if (v.match != 0) return value_of(word_of(tile, v, lowest(v.match)));
@@ -422,8 +483,30 @@ struct bucketed_cuckoo_ref {
     if constexpr (kWrites) return find_again(tile, k, b1, b2);
     return empty_value;
   }
-  [[nodiscard]] __device__ bool contains(const tile_type& tile, Key k) const requires(has_op(Ops, hash_ops::find)) {
-    return find(tile, k) != empty_value;
+  /// find by half buckets, where nothing writes (the header's "Finds by half
+  /// buckets"): slots 0-3 of bucket 1, thread r loading slot r (8 bytes; the
+  /// tile's four loads are one 32-byte sector), then slots 4-7, then bucket 2
+  /// the same way. A match ends it (a dead key: absent); so does an empty slot
+  /// in the half just read (slots fill in order, so the rest of that bucket
+  /// is empty, and a bucket with an empty slot sent no key to its second);
+  /// else the next half. The same answer as find_whole, one sector at a time.
+  [[nodiscard]] __device__ Value find_halves(const tile_type& tile, Key k) const
+      requires(!kWrites && has_op(Ops, hash_ops::find)) {
+    const std::uint32_t b1 = first_bucket(k);
+    std::uint32_t b = b1;
+#pragma unroll
+    for (unsigned half = 0; half < 4; ++half) {
+      if (half == 2) b = second_bucket(k, b1);
+      const word w = load_slot(b, (half & 1u) * kCuckooHalfSlots + tile.thread_rank());
+      const unsigned match = tile.ballot(key_of(w) == k);
+      if (match != 0) return value_of(tile.shfl(w, static_cast<int>(lowest(match))));
+      if (tile.any(w == empty_word())) return empty_value;
+    }
+    return empty_value;
+  }
+  /// Slot i of bucket b, by a plain 8-byte load: read-only refs only (nothing writes in their kernel).
+  [[nodiscard]] __device__ word load_slot(std::uint32_t b, unsigned i) const requires(!kWrites) {
+    return reinterpret_cast<const word*>(slots)[std::size_t{b} * kCuckooBucketSlots + i];
   }
 
   // ---- atomics of the tile's first thread ------------------------------------------
@@ -1245,6 +1328,10 @@ class bucketed_cuckoo_map {
   /// Returns how many keys were added; throws resource_error if any insert
   /// found no room, graphkit::error if a key or value is a sentinel.
   std::uint64_t insert(const Key* d_keys, const Value* d_values, std::size_t n, cudaStream_t stream = nullptr);
+  /// How find_async and contains_async read buckets (kCuckooFindRead by
+  /// default; the bench times both). Kernels with writers read whole buckets.
+  void set_find_read(cuckoo_find_read read) noexcept { find_read_ = read; }
+  [[nodiscard]] cuckoo_find_read find_read() const noexcept { return find_read_; }
   /// d_values_out[i] = the value of d_keys[i], or the empty-value sentinel.
   void find_async(const Key* d_keys, std::size_t n, Value* d_values_out, cudaStream_t stream = nullptr) const;
   void contains_async(const Key* d_keys, std::size_t n, std::uint8_t* d_found, cudaStream_t stream = nullptr) const;
@@ -1280,6 +1367,7 @@ class bucketed_cuckoo_map {
 
   Key empty_key_;
   Value empty_value_;
+  cuckoo_find_read find_read_ = kCuckooFindRead;
   device_buffer<slot> slots_;
   device_buffer<unsigned> locks_;
   /// The bulk insert's chunk, and its overflow list (cuckoo_detail::overflow_list):

@@ -37,9 +37,11 @@ using test::find_all;
 using test::kEmptyValue;
 
 /// The table's own invariants, read from its raw slots after a kernel: no
-/// tombstone is left, every key (live or dead) is stored once, and a key that
-/// sits in its second bucket has a full first bucket (no empty slot). Round 2
-/// broke the last one (a path emptied a bucket that was not full) and lost
+/// tombstone is left, every key (live or dead) is stored once, a key that
+/// sits in its second bucket has a full first bucket (no empty slot), and a
+/// bucket's non-empty slots are a prefix of it (no slot filled after an
+/// empty one: half-bucket finds stop at an empty slot of slots 0-3). Round 2
+/// broke the third one (a path emptied a bucket that was not full) and lost
 /// keys; a find only noticed while the first bucket still had an empty slot.
 template <class Map>
 void expect_table_invariants(Map& map) {
@@ -47,9 +49,12 @@ void expect_table_invariants(Map& map) {
   std::vector<hash_slot<std::uint32_t, std::uint32_t>> slots(map.capacity());
   ASSERT_EQ(cudaMemcpy(slots.data(), r.slots, slots.size() * sizeof(slots[0]), cudaMemcpyDeviceToHost), cudaSuccess);
   std::unordered_set<std::uint32_t> seen;
-  std::size_t tombstones = 0, twice = 0, misplaced = 0, second_without_full_first = 0;
+  std::size_t tombstones = 0, twice = 0, misplaced = 0, second_without_full_first = 0, after_an_empty = 0;
   for (std::size_t i = 0; i < slots.size(); ++i) {
     const std::uint32_t k = slots[i].key;
+    const bool empty = k == r.empty_key && slots[i].value == r.empty_value;
+    after_an_empty +=
+        !empty && i % kCuckooBucketSlots != 0 && slots[i - 1].key == r.empty_key && slots[i - 1].value == r.empty_value;
     if (k == r.empty_key) continue;
     if (k == r.tombstone_key()) {
       ++tombstones;
@@ -73,6 +78,7 @@ void expect_table_invariants(Map& map) {
   EXPECT_EQ(twice, 0u) << "keys stored twice";
   EXPECT_EQ(misplaced, 0u) << "keys outside both of their buckets";
   EXPECT_EQ(second_without_full_first, 0u) << "keys in their second bucket while the first has an empty slot";
+  EXPECT_EQ(after_an_empty, 0u) << "non-empty slots right after an empty slot of their bucket";
 }
 
 // ---- host-side checks of the bucket arithmetic --------------------------------------
@@ -922,6 +928,189 @@ TEST(BucketedCuckoo, EmptyAndSingleBatchesAndConstLookups) {
   EXPECT_EQ(tiny.capacity(), 2u * kCuckooBucketSlots);
   EXPECT_EQ(tiny.insert(d_one.data(), d_value.data(), 1), 1u);
   EXPECT_EQ(find_all(tiny, one), value);
+}
+
+// ---- finds by half buckets (issue 18, step 23) --------------------------------------------
+
+/// Where the probe keys sit in the raw table: in slots 0-3 or 4-7 of their
+/// first bucket, or of their second (live or dead), or nowhere.
+struct placement {
+  std::size_t first_low = 0, first_high = 0, second_low = 0, second_high = 0;
+};
+placement place_keys(const cuckoo& map, const std::vector<std::uint32_t>& probes) {
+  const auto r = map.ref();
+  std::vector<hash_slot<std::uint32_t, std::uint32_t>> slots(map.capacity());
+  EXPECT_EQ(cudaMemcpy(slots.data(), r.slots, slots.size() * sizeof(slots[0]), cudaMemcpyDeviceToHost), cudaSuccess);
+  std::unordered_map<std::uint32_t, std::size_t> at;
+  for (std::size_t i = 0; i < slots.size(); ++i)
+    if (slots[i].key != r.empty_key) at.emplace(slots[i].key, i);
+  placement p;
+  for (const std::uint32_t k : probes) {
+    const auto it = at.find(k);
+    if (it == at.end()) continue;
+    const bool first = it->second / kCuckooBucketSlots == r.first_bucket(k);
+    const bool low = it->second % kCuckooBucketSlots < static_cast<std::size_t>(kCuckooHalfSlots);
+    (first ? (low ? p.first_low : p.first_high) : (low ? p.second_low : p.second_high)) += 1;
+  }
+  return p;
+}
+
+/// find_async and contains_async of `probes` by both bucket reads, against
+/// the model (a key not in it, or erased from it, must read as absent).
+void expect_both_reads_match(cuckoo& map, const std::vector<std::uint32_t>& probes,
+                             const std::unordered_map<std::uint32_t, std::uint32_t>& model) {
+  device_buffer<std::uint32_t> d_probes{std::span<const std::uint32_t>(probes)};
+  device_buffer<std::uint8_t> found(std::max<std::size_t>(probes.size(), 1));
+  for (const cuckoo_find_read read : {cuckoo_find_read::halves, cuckoo_find_read::whole}) {
+    SCOPED_TRACE(read == cuckoo_find_read::halves ? "half-bucket finds" : "whole-bucket finds");
+    map.set_find_read(read);
+    const cuckoo& read_only = map;
+    const std::vector<std::uint32_t> got = find_all(read_only, probes);
+    read_only.contains_async(d_probes.data(), probes.size(), found.data());
+    std::vector<std::uint8_t> has = found.to_host();
+    has.resize(probes.size());
+    std::size_t wrong_values = 0, wrong_contains = 0;
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+      const auto it = model.find(probes[i]);
+      const std::uint32_t expected = it == model.end() ? kEmptyValue : it->second;
+      wrong_values += got[i] != expected;
+      wrong_contains += has[i] != (it == model.end() ? 0 : 1);
+      if (got[i] != expected) ADD_FAILURE() << "key " << probes[i] << ": found " << got[i] << ", expected " << expected;
+      if (wrong_values > 5) break;
+    }
+    EXPECT_EQ(wrong_values, 0u);
+    EXPECT_EQ(wrong_contains, 0u) << "contains_async disagrees with the model";
+  }
+  map.set_find_read(kCuckooFindRead);
+}
+
+TEST(BucketedCuckoo, HalfBucketFindsMatchAStdMapAtLoadsUpTo97Percent) {
+  GRAPHKIT_REQUIRE_GPU();
+  EXPECT_EQ(cuckoo(64).find_read(), kCuckooFindRead);
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  for (const double load : {0.5, 0.7, 0.8, 0.9, 0.95, 0.97}) {
+    SCOPED_TRACE(testing::Message() << "load " << load);
+    const std::size_t capacity = std::size_t{1} << 18, n = static_cast<std::size_t>(load * capacity);
+    const std::vector<std::uint32_t> all = distinct_keys(n + n / 4, seed + static_cast<std::uint64_t>(load * 100));
+    const std::vector<std::uint32_t> keys(all.begin(), all.begin() + n), never(all.begin() + n, all.end());
+    std::unordered_map<std::uint32_t, std::uint32_t> model;
+    cuckoo map(capacity);
+    const hash_result filled = test::insert_batch(map, keys, numbered(keys, 1, model));
+    ASSERT_EQ(filled.inserted, n);
+    ASSERT_EQ(filled.failed, 0u);
+    expect_table_invariants(map);
+    // Every case a half read meets: keys in slots 4-7 of either bucket, in slots 0-3 of the second.
+    const placement p = place_keys(map, keys);
+    EXPECT_GT(p.first_low, 0u);
+    EXPECT_GT(p.first_high, 0u);
+    EXPECT_GT(p.second_low, 0u);
+    if (load >= 0.7) EXPECT_GT(p.second_high, 0u);
+    std::vector<std::uint32_t> probes(keys);
+    probes.insert(probes.end(), never.begin(), never.end());
+    expect_both_reads_match(map, probes, model);
+
+    // Erase a third (dead keys keep their slots, read as absent, never end a find early).
+    std::vector<std::uint32_t> gone;
+    for (std::size_t i = 0; i < n; i += 3) gone.push_back(keys[i]), model.erase(keys[i]);
+    device_buffer<std::uint32_t> d_gone{std::span<const std::uint32_t>(gone)};
+    ASSERT_EQ(map.erase(d_gone.data(), gone.size()), gone.size());
+    expect_both_reads_match(map, probes, model);
+  }
+}
+
+TEST(BucketedCuckoo, HalfBucketFindsAfterChurnThatReusesDeadSlots) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  // Load 0.95, a fifth erased, then new keys by mixed batches (the locked
+  // path reuses the dead slots, with tombstones for its moves) and by the
+  // bulk insert (the insert-only path reuses them too), three rounds.
+  const std::size_t capacity = std::size_t{1} << 16, n = capacity * 95 / 100, churn = n / 5;
+  const std::vector<std::uint32_t> all = distinct_keys(n + 6 * churn + 1000, seed);
+  std::vector<std::uint32_t> live(all.begin(), all.begin() + n), erased;
+  const std::vector<std::uint32_t> never(all.end() - 1000, all.end());
+  std::unordered_map<std::uint32_t, std::uint32_t> model;
+  cuckoo map(capacity);
+  ASSERT_EQ(test::insert_batch(map, live, numbered(live, 1, model)).inserted, n);
+  std::mt19937_64 rng(seed);
+  std::size_t next = n;
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE(testing::Message() << "round " << round);
+    std::shuffle(live.begin(), live.end(), rng);
+    const std::vector<std::uint32_t> gone(live.end() - static_cast<std::ptrdiff_t>(churn), live.end());
+    live.resize(live.size() - churn);
+    device_buffer<std::uint32_t> d_gone{std::span<const std::uint32_t>(gone)};
+    ASSERT_EQ(map.erase(d_gone.data(), gone.size()), gone.size());
+    for (const std::uint32_t k : gone) model.erase(k), erased.push_back(k);
+    // Half the new keys in a mixed batch (with finds of live keys), half by the bulk insert.
+    std::vector<op> ops;
+    for (std::size_t i = 0; i < churn / 2; ++i) {
+      const std::uint32_t k = all[next++];
+      ops.push_back({hash_op_kind::insert, k, k ^ 0x1234u});
+      model[k] = k ^ 0x1234u;
+      live.push_back(k);
+      ops.push_back({hash_op_kind::find, live[rng() % (live.size() - 1)], 0});
+    }
+    device_buffer<op> d_ops{std::span<const op>(ops)};
+    device_buffer<std::uint32_t> d_results(ops.size());
+    hash_counts counts;
+    map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
+    const hash_result mixed = counts.result();
+    EXPECT_EQ(mixed.failed, 0u);
+    EXPECT_EQ(mixed.inserted, churn / 2);
+    std::vector<std::uint32_t> bulk(all.begin() + static_cast<std::ptrdiff_t>(next),
+                                    all.begin() + static_cast<std::ptrdiff_t>(next + churn - churn / 2));
+    next += bulk.size();
+    const hash_result added = test::insert_batch(map, bulk, numbered(bulk, 1u << 28, model));
+    EXPECT_EQ(added.inserted, bulk.size());
+    EXPECT_EQ(added.failed, 0u);
+    live.insert(live.end(), bulk.begin(), bulk.end());
+    EXPECT_EQ(map.size(), model.size());
+    expect_table_invariants(map);
+    std::vector<std::uint32_t> probes(live);
+    probes.insert(probes.end(), erased.begin(), erased.end());
+    probes.insert(probes.end(), never.begin(), never.end());
+    expect_both_reads_match(map, probes, model);
+  }
+}
+
+TEST(BucketedCuckoo, HalfBucketFindsOfEmptyAndOneKeyTables) {
+  GRAPHKIT_REQUIRE_GPU();
+  std::unordered_map<std::uint32_t, std::uint32_t> model;
+  cuckoo map(1);
+  map.set_find_read(cuckoo_find_read::halves);
+  map.find_async(nullptr, 0, nullptr);  // size 0: nothing launched
+  map.contains_async(nullptr, 0, nullptr);
+  expect_both_reads_match(map, {}, model);
+  const std::vector<std::uint32_t> probes{42, 43, 0, 0xfffffffeu, 0xffffffffu};
+  expect_both_reads_match(map, probes, model);  // an empty table: all absent (sentinels too)
+  const std::vector<std::uint32_t> one{42}, value{7};
+  ASSERT_EQ(test::insert_batch(map, one, value).inserted, 1u);
+  model[42] = 7;
+  expect_both_reads_match(map, probes, model);
+  device_buffer<std::uint32_t> d_one{std::span<const std::uint32_t>(one)};
+  ASSERT_EQ(map.erase(d_one.data(), 1), 1u);
+  model.erase(42);
+  expect_both_reads_match(map, probes, model);  // a dead key alone in slot 0
+  // A bucket filled to exactly 4, 5 and 8 keys (all keys sharing both buckets
+  // of a two-bucket table): the half read's boundary, then bucket 2.
+  for (const std::size_t count : {4u, 5u, 8u, 9u, 12u, 16u}) {
+    SCOPED_TRACE(testing::Message() << count << " keys in a two-bucket table");
+    cuckoo tiny(1);
+    std::unordered_map<std::uint32_t, std::uint32_t> m;
+    std::vector<std::uint32_t> keys(count);
+    for (std::size_t i = 0; i < count; ++i) keys[i] = static_cast<std::uint32_t>(100 + i);
+    ASSERT_EQ(test::insert_batch(tiny, keys, numbered(keys, 1000, m)).inserted, count);
+    std::vector<std::uint32_t> probes_t(keys);
+    for (std::uint32_t k = 1; k < 40; ++k) probes_t.push_back(k);
+    expect_both_reads_match(tiny, probes_t, m);
+    const std::vector<std::uint32_t> half(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(count / 2));
+    device_buffer<std::uint32_t> d_half{std::span<const std::uint32_t>(half)};
+    ASSERT_EQ(tiny.erase(d_half.data(), half.size()), half.size());
+    for (const std::uint32_t k : half) m.erase(k);
+    expect_both_reads_match(tiny, probes_t, m);
+  }
 }
 
 }  // namespace

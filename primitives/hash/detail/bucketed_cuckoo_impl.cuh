@@ -177,20 +177,28 @@ __global__ void __launch_bounds__(32)
                          {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kDisplacements}, counts);
 }
 
-template <class Ref, class Key, class Value>
+/// A find by a read-only ref (nothing writes in the bulk find kernels), reading buckets as Read says.
+template <cuckoo_find_read Read, class Ref, class Tile, class Key>
+__device__ auto find_read_only(const Ref& t, const Tile& tile, Key k) {
+  static_assert(!Ref::kWrites, "finds by half buckets need a kernel without writers");
+  if constexpr (Read == cuckoo_find_read::halves) return t.find_halves(tile, k);
+  else return t.find_whole(tile, k);
+}
+
+template <cuckoo_find_read Read, class Ref, class Key, class Value>
 __global__ void __launch_bounds__(kBlock) find_kernel(Ref t, const Key* keys, std::size_t n, Value* out) {
   for_each_op(n, [&](const auto& tile, std::size_t i) {
     const Key k = keys[i];
-    const Value value = refused(t, k, Value{}, false) ? t.empty_value : t.find(tile, k);
+    const Value value = refused(t, k, Value{}, false) ? t.empty_value : find_read_only<Read>(t, tile, k);
     if (tile.thread_rank() == 0) out[i] = value;
   });
 }
 
-template <class Ref, class Key>
+template <cuckoo_find_read Read, class Ref, class Key>
 __global__ void __launch_bounds__(kBlock) contains_kernel(Ref t, const Key* keys, std::size_t n, std::uint8_t* out) {
   for_each_op(n, [&](const auto& tile, std::size_t i) {
     const Key k = keys[i];
-    const bool found = !refused(t, k, 0u, false) && t.contains(tile, k);
+    const bool found = !refused(t, k, 0u, false) && find_read_only<Read>(t, tile, k) != t.empty_value;
     if (tile.thread_rank() == 0) out[i] = found ? 1 : 0;
   });
 }
@@ -381,8 +389,11 @@ template <class Key, class Value, class Hash>
 void bucketed_cuckoo_map<Key, Value, Hash>::find_async(const Key* d_keys, std::size_t n, Value* d_values_out,
                                                        cudaStream_t stream) const {
   if (n == 0) return;
-  cuckoo_detail::find_kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
-                                                                                               d_values_out);
+  using cuckoo_detail::find_kernel;
+  const auto kernel = find_read_ == cuckoo_find_read::halves
+                          ? find_kernel<cuckoo_find_read::halves, const_ref_type, Key, Value>
+                          : find_kernel<cuckoo_find_read::whole, const_ref_type, Key, Value>;
+  kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_values_out);
   GRAPHKIT_CHECK_LAUNCH();
 }
 
@@ -390,8 +401,11 @@ template <class Key, class Value, class Hash>
 void bucketed_cuckoo_map<Key, Value, Hash>::contains_async(const Key* d_keys, std::size_t n, std::uint8_t* d_found,
                                                            cudaStream_t stream) const {
   if (n == 0) return;
-  cuckoo_detail::contains_kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
-                                                                                                   d_found);
+  using cuckoo_detail::contains_kernel;
+  const auto kernel = find_read_ == cuckoo_find_read::halves
+                          ? contains_kernel<cuckoo_find_read::halves, const_ref_type, Key>
+                          : contains_kernel<cuckoo_find_read::whole, const_ref_type, Key>;
+  kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_found);
   GRAPHKIT_CHECK_LAUNCH();
 }
 

@@ -15,7 +15,7 @@
 // then tile-4 inserts with the refill walk's finds and erases (step 22). Every
 // row also erases the first half of its keys, as cuco's erase does. The
 // bucketed cuckoo map's sweep runs twice: whole-bucket and half-bucket bulk
-// finds (step 23).
+// finds and erases (steps 23-24).
 // Keys are fmix32(i), a bijection, so keys are distinct by construction; the
 // linear-probing map's empty key is fmix32(2^32 - 1), the one value no
 // i < 2^32 - 1 yields. Hopscotch and the bucketed cuckoo map take keys 1..n
@@ -192,9 +192,9 @@ void hopscotch_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings
   }
 }
 
-/// Issue 18, step 23: at each load a row with whole-bucket bulk finds (the
-/// rows of steps 11-22) and one with half-bucket finds (the default since);
-/// the other columns time the same kernels twice.
+/// Issue 18, steps 23-24: at each load a row with whole-bucket bulk finds
+/// and erases (the rows of steps 11-22) and one with half-bucket finds and
+/// erases (the defaults since); the other columns time the same kernels twice.
 void cuckoo_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings& c, const bench::cuco_figures& cuco) {
   using map_type = bucketed_cuckoo_map<>;
   workload w(n, true);
@@ -202,8 +202,9 @@ void cuckoo_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings& c
     for (const cuckoo_find_read read : {cuckoo_find_read::whole, cuckoo_find_read::halves}) {
       map_type map(static_cast<std::size_t>(n / load));
       map.set_find_read(read);
-      const char* name = read == cuckoo_find_read::whole ? "bucketed cuckoo, whole-bucket finds"
-                                                         : "bucketed cuckoo, half-bucket finds";
+      map.set_erase_read(read);
+      const char* name = read == cuckoo_find_read::whole ? "bucketed cuckoo, whole-bucket finds and erases"
+                                                         : "bucketed cuckoo, half-bucket finds and erases";
       sweep_row(name, map, load, w, t, reps, c, cuco, [n](const map_type& m, const hash_result& r) {
         char text[96];
         std::snprintf(text, sizeof text, "%.1f%% in 2nd bucket, %.3f moves per key",

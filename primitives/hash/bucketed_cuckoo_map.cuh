@@ -63,6 +63,11 @@
 // or a move changed them and slots 4-7 after, and their confirming reads and
 // fences (below) are stated for whole reads. set_find_read() selects the
 // whole-bucket bulk find (the bench times both; kCuckooFindRead the default).
+// The bulk erase reads the same way (step 24; locate_halves, shared with the
+// finds): its kernel runs alone, and its erases only turn live values dead
+// (no slot empties or fills), so both invariants hold while it runs; a
+// match at the lowest slot, bucket 1 first, is the slot a whole read picks,
+// then one kill. set_erase_read() selects whole-bucket erases.
 //
 // Operations (each on a tile; the tile's first thread does the atomics):
 //   * find: read bucket 1; a key match returns its value (a dead key: absent);
@@ -87,7 +92,8 @@
 //     atomic: counts go per block). In a kernel with writers, an erase that
 //     misses in both buckets takes both buckets' locks, under which nothing
 //     moves in or out of them, and looks again (erase_locked). The bulk erase
-//     kernel runs alone and needs one read per bucket (erase_alone).
+//     kernel runs alone and needs one read per bucket (erase_alone; by
+//     half buckets by default, as the read-only finds).
 //   * The locked path (insert_locked): the insert locks both buckets (a lock
 //     word per bucket, in a separate array that only the full-bucket paths
 //     and the last looks of erase and find touch, taken in index order),
@@ -308,6 +314,10 @@ enum class cuckoo_find_read { whole, halves };
 /// of the insert puts 60% of the first-bucket keys in slots 0-3 at load 0.9:
 /// 1.70 sectors per hit against 2.25).
 inline constexpr cuckoo_find_read kCuckooFindRead = cuckoo_find_read::halves;
+/// The bulk erase's default (issue 18, step 24): halves too. Its kernel runs
+/// alone, so its erases read buckets as the read-only finds do (locate_halves)
+/// and then CAS the one slot; set_erase_read() selects whole-bucket reads.
+inline constexpr cuckoo_find_read kCuckooEraseRead = cuckoo_find_read::halves;
 /// Slots in a half bucket: one per tile thread, one 32-byte sector.
 inline constexpr int kCuckooHalfSlots = kCuckooBucketSlots / 2;
 static_assert(kCuckooHalfSlots == kCuckooTile, "a half bucket is one slot per tile thread");
@@ -484,29 +494,59 @@ struct bucketed_cuckoo_ref {
     return empty_value;
   }
   /// find by half buckets, where nothing writes (the header's "Finds by half
-  /// buckets"): slots 0-3 of bucket 1, thread r loading slot r (8 bytes; the
-  /// tile's four loads are one 32-byte sector), then slots 4-7, then bucket 2
-  /// the same way. A match ends it (a dead key: absent); so does an empty slot
-  /// in the half just read (slots fill in order, so the rest of that bucket
-  /// is empty, and a bucket with an empty slot sent no key to its second);
-  /// else the next half. The same answer as find_whole, one sector at a time.
+  /// buckets"): locate_halves, then k's value (a dead key: absent). The same
+  /// answer as find_whole, one sector at a time.
   [[nodiscard]] __device__ Value find_halves(const tile_type& tile, Key k) const
       requires(!kWrites && has_op(Ops, hash_ops::find)) {
+    const half_hit h = locate_halves(tile, k);
+    return h.found ? value_of(h.w) : empty_value;
+  }
+  /// Where locate_halves found k: bucket b, slot i, and the word it read
+  /// there (in every lane); found false when k is in neither bucket.
+  struct half_hit {
+    word w;
+    std::uint32_t b;
+    unsigned i;
+    bool found;
+  };
+  /// Looks for k by half buckets, in a kernel where no write adds, moves or
+  /// reuses anything (the read-only finds; the bulk erase, whose erases only
+  /// turn live values dead): slots 0-3 of bucket 1, thread r loading slot r
+  /// (8 bytes; the tile's four loads are one 32-byte sector), then slots 4-7,
+  /// then bucket 2 the same way. A match ends it at the lowest matching slot
+  /// (live or dead); so does an empty slot in the half just read (slots fill
+  /// in order, so the rest of that bucket is empty, and a bucket with an empty
+  /// slot sent no key to its second); else the next half. The slot a
+  /// whole-bucket read (bucket 1, then 2, lowest match) would pick.
+  [[nodiscard]] __device__ half_hit locate_halves(const tile_type& tile, Key k) const {
     const std::uint32_t b1 = first_bucket(k);
     std::uint32_t b = b1;
 #pragma unroll
     for (unsigned half = 0; half < 4; ++half) {
       if (half == 2) b = second_bucket(k, b1);
-      const word w = load_slot(b, (half & 1u) * kCuckooHalfSlots + tile.thread_rank());
+      const unsigned first = (half & 1u) * kCuckooHalfSlots;
+      const word w = load_slot(b, first + tile.thread_rank());
       const unsigned match = tile.ballot(key_of(w) == k);
-      if (match != 0) return value_of(tile.shfl(w, static_cast<int>(lowest(match))));
-      if (tile.any(w == empty_word())) return empty_value;
+      if (match != 0) {
+        const unsigned r = lowest(match);
+        return {tile.shfl(w, static_cast<int>(r)), b, first + r, true};
+      }
+      if (tile.any(w == empty_word())) break;
     }
-    return empty_value;
+    return {0, b, 0, false};
   }
-  /// Slot i of bucket b, by a plain 8-byte load: read-only refs only (nothing writes in their kernel).
-  [[nodiscard]] __device__ word load_slot(std::uint32_t b, unsigned i) const requires(!kWrites) {
-    return reinterpret_cast<const word*>(slots)[std::size_t{b} * kCuckooBucketSlots + i];
+  /// Slot i of bucket b, by one 8-byte load: plain for a read-only ref
+  /// (nothing writes in its kernel), relaxed at GPU scope for a writing one
+  /// (the bulk erase, where other erases' CASes run).
+  [[nodiscard]] __device__ word load_slot(std::uint32_t b, unsigned i) const {
+    const word* p = reinterpret_cast<const word*>(slots) + std::size_t{b} * kCuckooBucketSlots + i;
+    if constexpr (kWrites) {
+      word w;
+      asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w) : "l"(p));
+      return w;
+    } else {
+      return *p;
+    }
   }
 
   // ---- atomics of the tile's first thread ------------------------------------------
@@ -719,8 +759,21 @@ struct bucketed_cuckoo_ref {
   /// Erase in a kernel where only erases run (the bulk erase_kernel): no
   /// insert adds, moves or reuses anything meanwhile, and erases only turn live
   /// values dead, so one read of a bucket is its state for k: no fences, no
-  /// confirming reads.
+  /// confirming reads. Read says how: whole buckets, or half by half
+  /// (locate_halves, as the read-only finds: erases never empty a slot, so
+  /// the slot-prefix invariant holds throughout the kernel). Then one kill.
+  template <cuckoo_find_read Read = kCuckooEraseRead>
   __device__ bool erase_alone(const tile_type& tile, Key k) const requires(has_op(Ops, hash_ops::erase)) {
+    if constexpr (Read == cuckoo_find_read::halves) {
+      const half_hit h = locate_halves(tile, k);
+      if (!h.found) return false;
+      return lead(tile, [&] { return kill(h.b, h.i, h.w, k); }) == kHashErased;
+    } else {
+      return erase_alone_whole(tile, k);
+    }
+  }
+  /// erase_alone by whole-bucket reads (steps 11-23's bulk erase).
+  __device__ bool erase_alone_whole(const tile_type& tile, Key k) const requires(has_op(Ops, hash_ops::erase)) {
     const std::uint32_t b1 = first_bucket(k);
     const view x = read_bucket(tile, b1, k);
     std::uint32_t b = b1;
@@ -1332,6 +1385,10 @@ class bucketed_cuckoo_map {
   /// default; the bench times both). Kernels with writers read whole buckets.
   void set_find_read(cuckoo_find_read read) noexcept { find_read_ = read; }
   [[nodiscard]] cuckoo_find_read find_read() const noexcept { return find_read_; }
+  /// How erase_async reads buckets (kCuckooEraseRead by default: halves; its
+  /// kernel runs alone). apply_async's erases read whole buckets.
+  void set_erase_read(cuckoo_find_read read) noexcept { erase_read_ = read; }
+  [[nodiscard]] cuckoo_find_read erase_read() const noexcept { return erase_read_; }
   /// d_values_out[i] = the value of d_keys[i], or the empty-value sentinel.
   void find_async(const Key* d_keys, std::size_t n, Value* d_values_out, cudaStream_t stream = nullptr) const;
   void contains_async(const Key* d_keys, std::size_t n, std::uint8_t* d_found, cudaStream_t stream = nullptr) const;
@@ -1368,6 +1425,7 @@ class bucketed_cuckoo_map {
   Key empty_key_;
   Value empty_value_;
   cuckoo_find_read find_read_ = kCuckooFindRead;
+  cuckoo_find_read erase_read_ = kCuckooEraseRead;
   device_buffer<slot> slots_;
   device_buffer<unsigned> locks_;
   /// The bulk insert's chunk, and its overflow list (cuckoo_detail::overflow_list):

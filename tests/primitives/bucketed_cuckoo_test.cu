@@ -1113,5 +1113,112 @@ TEST(BucketedCuckoo, HalfBucketFindsOfEmptyAndOneKeyTables) {
   }
 }
 
+/// Where each of `keys` sits: 0 slots 0-3 of its first bucket, 1 slots 4-7
+/// of it, 2 slots 0-3 of its second, 3 slots 4-7 of it; -1 not in the table.
+std::vector<int> key_places(const cuckoo& map, const std::vector<std::uint32_t>& keys) {
+  const auto r = map.ref();
+  std::vector<hash_slot<std::uint32_t, std::uint32_t>> slots(map.capacity());
+  EXPECT_EQ(cudaMemcpy(slots.data(), r.slots, slots.size() * sizeof(slots[0]), cudaMemcpyDeviceToHost), cudaSuccess);
+  std::unordered_map<std::uint32_t, std::size_t> at;
+  for (std::size_t i = 0; i < slots.size(); ++i)
+    if (slots[i].key != r.empty_key) at.emplace(slots[i].key, i);
+  std::vector<int> places;
+  for (const std::uint32_t k : keys) {
+    const auto it = at.find(k);
+    if (it == at.end()) {
+      places.push_back(-1);
+      continue;
+    }
+    const bool first = it->second / kCuckooBucketSlots == r.first_bucket(k);
+    const bool high = it->second % kCuckooBucketSlots >= static_cast<std::size_t>(kCuckooHalfSlots);
+    places.push_back((first ? 0 : 2) + (high ? 1 : 0));
+  }
+  return places;
+}
+
+/// erase_async of `batch` by `read`, against the model: the count is the
+/// number of distinct keys live in the model (absent, dead and repeated keys
+/// count nothing); then both reads, size and invariants.
+void erase_and_check(cuckoo& map, cuckoo_find_read read, const std::vector<std::uint32_t>& batch,
+                     const std::vector<std::uint32_t>& probes,
+                     std::unordered_map<std::uint32_t, std::uint32_t>& model) {
+  std::uint64_t expected = 0;
+  for (const std::uint32_t k : batch) expected += model.erase(k);
+  map.set_erase_read(read);
+  device_buffer<std::uint32_t> d_batch{std::span<const std::uint32_t>(batch)};
+  EXPECT_EQ(map.erase(d_batch.data(), batch.size()), expected);
+  map.set_erase_read(kCuckooEraseRead);
+  EXPECT_EQ(map.size(), model.size());
+  expect_table_invariants(map);
+  expect_both_reads_match(map, probes, model);
+}
+
+TEST(BucketedCuckoo, HalfBucketErasesMatchAStdMapThroughBothModes) {
+  GRAPHKIT_REQUIRE_GPU();
+  EXPECT_EQ(cuckoo(64).erase_read(), kCuckooEraseRead);
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  for (const cuckoo_find_read read : {cuckoo_find_read::halves, cuckoo_find_read::whole}) {
+    SCOPED_TRACE(read == cuckoo_find_read::halves ? "half-bucket erases" : "whole-bucket erases");
+    for (const double load : {0.5, 0.8, 0.9, 0.97}) {
+      SCOPED_TRACE(testing::Message() << "load " << load);
+      const std::size_t capacity = std::size_t{1} << 17, n = static_cast<std::size_t>(load * capacity);
+      const std::vector<std::uint32_t> all = distinct_keys(n + n / 4, seed + static_cast<std::uint64_t>(load * 100));
+      const std::vector<std::uint32_t> keys(all.begin(), all.begin() + n), never(all.begin() + n, all.end());
+      std::unordered_map<std::uint32_t, std::uint32_t> model;
+      cuckoo map(capacity);
+      ASSERT_EQ(test::insert_batch(map, keys, numbered(keys, 1, model)).inserted, n);
+      const std::vector<int> places = key_places(map, keys);
+      std::size_t in_place[4] = {};
+      for (const int p : places) {
+        ASSERT_GE(p, 0);
+        ++in_place[p];
+      }
+      EXPECT_GT(in_place[1], 0u);
+      EXPECT_GT(in_place[2], 0u);
+      if (load >= 0.7) EXPECT_GT(in_place[3], 0u);
+      std::vector<std::uint32_t> probes(keys);
+      probes.insert(probes.end(), never.begin(), never.end());
+
+      // 1: a third of the keys (every place), a quarter of the absent ones, a few twice.
+      std::vector<std::uint32_t> first;
+      for (std::size_t i = 0; i < n; i += 3) first.push_back(keys[i]);
+      for (std::size_t i = 0; i < never.size(); i += 4) first.push_back(never[i]);
+      for (std::size_t i = 0; i < n; i += 301) first.push_back(keys[i - i % 3]);
+      erase_and_check(map, read, first, probes, model);
+      // 2: every key still live in slots 4-7 or in its second bucket, the
+      // first batch again (dead keys: nothing counted), absent keys, repeats.
+      std::vector<std::uint32_t> second(first);
+      for (std::size_t i = 0; i < n; ++i)
+        if (places[i] != 0 && model.count(keys[i]) != 0) second.push_back(keys[i]), second.push_back(keys[i]);
+      second.insert(second.end(), never.begin(), never.end());
+      std::shuffle(second.begin(), second.end(), std::mt19937_64(seed));
+      erase_and_check(map, read, second, probes, model);
+      for (std::size_t i = 0; i < n; ++i)
+        if (places[i] != 0) EXPECT_EQ(model.count(keys[i]), 0u);
+      // 3: the rest (slots 0-3 of first buckets), and all of it again: an empty map.
+      std::vector<std::uint32_t> rest(keys);
+      rest.insert(rest.end(), keys.begin(), keys.end());
+      erase_and_check(map, read, rest, probes, model);
+      EXPECT_EQ(map.size(), 0u);
+    }
+    // Two-bucket tables with 4, 5, 8, 9, 12 and 16 keys (every key sharing
+    // both buckets): erased one at a time from the last inserted, each
+    // erase read through the half boundary and bucket 2.
+    for (const std::size_t count : {4u, 5u, 8u, 9u, 12u, 16u}) {
+      SCOPED_TRACE(testing::Message() << count << " keys in a two-bucket table");
+      cuckoo tiny(1);
+      std::unordered_map<std::uint32_t, std::uint32_t> m;
+      std::vector<std::uint32_t> keys(count);
+      for (std::size_t i = 0; i < count; ++i) keys[i] = static_cast<std::uint32_t>(100 + i);
+      ASSERT_EQ(test::insert_batch(tiny, keys, numbered(keys, 1000, m)).inserted, count);
+      std::vector<std::uint32_t> probes(keys);
+      for (std::uint32_t k = 1; k < 40; ++k) probes.push_back(k);
+      for (std::size_t j = count; j-- > 0;) erase_and_check(tiny, read, {keys[j], keys[j], 7u}, probes, m);
+      EXPECT_EQ(tiny.size(), 0u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace graphkit

@@ -204,14 +204,15 @@ __global__ void __launch_bounds__(kBlock) contains_kernel(Ref t, const Key* keys
 }
 
 /// Bulk erase: only erases run in this kernel, so it uses erase_alone (no
-/// insert can add, move or reuse anything while it runs).
-template <class Ref, class Key>
+/// insert can add, move or reuse anything while it runs), reading buckets as
+/// Read says (whole, or half by half: step 24).
+template <cuckoo_find_read Read, class Ref, class Key>
 __global__ void __launch_bounds__(kBlock)
     erase_kernel(Ref t, const Key* keys, std::size_t n, unsigned long long* counts) {
   unsigned long long erased = 0;
   for_each_op(n, [&](const auto& tile, std::size_t i) {
     const Key k = keys[i];
-    if (!refused(t, k, 0u, false) && t.erase_alone(tile, k)) erased += tile.thread_rank() == 0;
+    if (!refused(t, k, 0u, false) && t.template erase_alone<Read>(tile, k)) erased += tile.thread_rank() == 0;
   });
   hash_detail::block_add({erased}, {hash_detail::kErased}, counts);
 }
@@ -414,8 +415,12 @@ void bucketed_cuckoo_map<Key, Value, Hash>::erase_async(const Key* d_keys, std::
                                                         cudaStream_t stream) {
   counts.reset(stream);
   if (n == 0) return;
-  cuckoo_detail::erase_kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(
-      ref<hash_ops::erase>(), d_keys, n, counts.data());
+  using cuckoo_detail::erase_kernel;
+  using erase_ref = decltype(ref<hash_ops::erase>());
+  const auto kernel = erase_read_ == cuckoo_find_read::halves ? erase_kernel<cuckoo_find_read::halves, erase_ref, Key>
+                                                              : erase_kernel<cuckoo_find_read::whole, erase_ref, Key>;
+  kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(ref<hash_ops::erase>(), d_keys, n,
+                                                                           counts.data());
   GRAPHKIT_CHECK_LAUNCH();
 }
 

@@ -1075,6 +1075,22 @@ TEST(BucketedCuckoo, HalfBucketFindsAfterChurnThatReusesDeadSlots) {
   }
 }
 
+/// Keys 100, 101, ... (`count` of them) inserted into `tiny`, a table of two
+/// buckets, so every key shares both buckets; values from 1000, noted in `model`.
+std::vector<std::uint32_t> fill_two_buckets(cuckoo& tiny, std::size_t count,
+                                            std::unordered_map<std::uint32_t, std::uint32_t>& model) {
+  std::vector<std::uint32_t> keys(count);
+  for (std::size_t i = 0; i < count; ++i) keys[i] = static_cast<std::uint32_t>(100 + i);
+  EXPECT_EQ(test::insert_batch(tiny, keys, numbered(keys, 1000, model)).inserted, count);
+  return keys;
+}
+
+/// `keys`, then the absent keys 1..39.
+std::vector<std::uint32_t> with_absent_probes(std::vector<std::uint32_t> keys) {
+  for (std::uint32_t k = 1; k < 40; ++k) keys.push_back(k);
+  return keys;
+}
+
 TEST(BucketedCuckoo, HalfBucketFindsOfEmptyAndOneKeyTables) {
   GRAPHKIT_REQUIRE_GPU();
   std::unordered_map<std::uint32_t, std::uint32_t> model;
@@ -1099,11 +1115,8 @@ TEST(BucketedCuckoo, HalfBucketFindsOfEmptyAndOneKeyTables) {
     SCOPED_TRACE(testing::Message() << count << " keys in a two-bucket table");
     cuckoo tiny(1);
     std::unordered_map<std::uint32_t, std::uint32_t> m;
-    std::vector<std::uint32_t> keys(count);
-    for (std::size_t i = 0; i < count; ++i) keys[i] = static_cast<std::uint32_t>(100 + i);
-    ASSERT_EQ(test::insert_batch(tiny, keys, numbered(keys, 1000, m)).inserted, count);
-    std::vector<std::uint32_t> probes_t(keys);
-    for (std::uint32_t k = 1; k < 40; ++k) probes_t.push_back(k);
+    const std::vector<std::uint32_t> keys = fill_two_buckets(tiny, count, m);
+    const std::vector<std::uint32_t> probes_t = with_absent_probes(keys);
     expect_both_reads_match(tiny, probes_t, m);
     const std::vector<std::uint32_t> half(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(count / 2));
     device_buffer<std::uint32_t> d_half{std::span<const std::uint32_t>(half)};
@@ -1209,11 +1222,8 @@ TEST(BucketedCuckoo, HalfBucketErasesMatchAStdMapThroughBothModes) {
       SCOPED_TRACE(testing::Message() << count << " keys in a two-bucket table");
       cuckoo tiny(1);
       std::unordered_map<std::uint32_t, std::uint32_t> m;
-      std::vector<std::uint32_t> keys(count);
-      for (std::size_t i = 0; i < count; ++i) keys[i] = static_cast<std::uint32_t>(100 + i);
-      ASSERT_EQ(test::insert_batch(tiny, keys, numbered(keys, 1000, m)).inserted, count);
-      std::vector<std::uint32_t> probes(keys);
-      for (std::uint32_t k = 1; k < 40; ++k) probes.push_back(k);
+      const std::vector<std::uint32_t> keys = fill_two_buckets(tiny, count, m);
+      const std::vector<std::uint32_t> probes = with_absent_probes(keys);
       for (std::size_t j = count; j-- > 0;) erase_and_check(tiny, read, {keys[j], keys[j], 7u}, probes, m);
       EXPECT_EQ(tiny.size(), 0u);
     }

@@ -932,6 +932,17 @@ TEST(BucketedCuckoo, EmptyAndSingleBatchesAndConstLookups) {
 
 // ---- finds by half buckets (issue 18, step 23) --------------------------------------------
 
+/// The slot of every key in the table (live or dead), read back from the device.
+std::unordered_map<std::uint32_t, std::size_t> slot_of_each_key(const cuckoo& map) {
+  const auto r = map.ref();
+  std::vector<hash_slot<std::uint32_t, std::uint32_t>> slots(map.capacity());
+  EXPECT_EQ(cudaMemcpy(slots.data(), r.slots, slots.size() * sizeof(slots[0]), cudaMemcpyDeviceToHost), cudaSuccess);
+  std::unordered_map<std::uint32_t, std::size_t> at;
+  for (std::size_t i = 0; i < slots.size(); ++i)
+    if (slots[i].key != r.empty_key) at.emplace(slots[i].key, i);
+  return at;
+}
+
 /// Where the probe keys sit in the raw table: in slots 0-3 or 4-7 of their
 /// first bucket, or of their second (live or dead), or nowhere.
 struct placement {
@@ -939,11 +950,7 @@ struct placement {
 };
 placement place_keys(const cuckoo& map, const std::vector<std::uint32_t>& probes) {
   const auto r = map.ref();
-  std::vector<hash_slot<std::uint32_t, std::uint32_t>> slots(map.capacity());
-  EXPECT_EQ(cudaMemcpy(slots.data(), r.slots, slots.size() * sizeof(slots[0]), cudaMemcpyDeviceToHost), cudaSuccess);
-  std::unordered_map<std::uint32_t, std::size_t> at;
-  for (std::size_t i = 0; i < slots.size(); ++i)
-    if (slots[i].key != r.empty_key) at.emplace(slots[i].key, i);
+  const std::unordered_map<std::uint32_t, std::size_t> at = slot_of_each_key(map);
   placement p;
   for (const std::uint32_t k : probes) {
     const auto it = at.find(k);
@@ -1130,11 +1137,7 @@ TEST(BucketedCuckoo, HalfBucketFindsOfEmptyAndOneKeyTables) {
 /// of it, 2 slots 0-3 of its second, 3 slots 4-7 of it; -1 not in the table.
 std::vector<int> key_places(const cuckoo& map, const std::vector<std::uint32_t>& keys) {
   const auto r = map.ref();
-  std::vector<hash_slot<std::uint32_t, std::uint32_t>> slots(map.capacity());
-  EXPECT_EQ(cudaMemcpy(slots.data(), r.slots, slots.size() * sizeof(slots[0]), cudaMemcpyDeviceToHost), cudaSuccess);
-  std::unordered_map<std::uint32_t, std::size_t> at;
-  for (std::size_t i = 0; i < slots.size(); ++i)
-    if (slots[i].key != r.empty_key) at.emplace(slots[i].key, i);
+  const std::unordered_map<std::uint32_t, std::size_t> at = slot_of_each_key(map);
   std::vector<int> places;
   for (const std::uint32_t k : keys) {
     const auto it = at.find(k);

@@ -179,10 +179,12 @@ int main(int argc, char** argv) {
       {"auto", sssp::solver_tuning::edge_rows_mode::automatic},
       {"on", sssp::solver_tuning::edge_rows_mode::on},
       {"off", sssp::solver_tuning::edge_rows_mode::off}};
-  app.add_option("--edge-rows", tuning.edge_rows,
+  std::string rows_text = "auto";
+  app.add_option("--edge-rows", rows_text,
                  "GPU warps relax each vertex's first 4 edges from 32-byte rows, a lane per edge: auto | on | off "
                  "(default auto: on for meshes, sparse, even graphs whose vertices nearly all have at most 4 edges)")
-      ->transform(CLI::CheckedTransformer(rows_modes));
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->each([&](const std::string& text) { tuning.edge_rows = rows_modes.at(text); });
   app.add_option("--solver-blocks", tuning.blocks,
                  "Blocks of the GPU solver's persistent kernel (default: as many as can be resident)")
       ->check(CLI::PositiveNumber);

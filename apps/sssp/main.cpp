@@ -34,9 +34,9 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
   const bool on_gpu = o.device == "gpu";
   if (!delta_text.empty() && !on_gpu) throw input_error("--delta applies to --device gpu only");
   if ((tuning.relax_depth != solver_tuning::kAutoRelaxDepth || tuning.blocks != 0 ||
-       tuning.edge_rows != solver_tuning::edge_rows_mode::automatic) &&
+       tuning.edge_rows != solver_tuning::edge_rows_mode::automatic || !tuning.pool) &&
       !on_gpu)
-    throw input_error("--relax-depth, --edge-rows and --solver-blocks apply to --device gpu only");
+    throw input_error("--relax-depth, --edge-rows, --pool and --solver-blocks apply to --device gpu only");
 
   apps::report r("sssp");
   apps::input_info info;
@@ -134,6 +134,7 @@ int run(apps::common_options& o, std::optional<original_id_t> source, std::size_
     r.set("us per round (first source)", first_stats.seconds * 1e6 / std::max<std::uint64_t>(first_stats.rounds, 1));
     r.set("relax depth", std::uint64_t{first_stats.relax_depth});
     r.set("edge rows", std::string(first_stats.edge_rows ? "yes" : "no"));
+    r.set("in-phase pool", std::string(first_stats.pool ? "yes" : "no"));
     r.set("solver blocks", std::uint64_t{first_stats.blocks});
     r.set("GPU kernel", std::string(first_stats.shared_memory_kernel ? "one block, graph in shared memory"
                                                                      : "persistent, delta-stepping"));
@@ -167,13 +168,13 @@ int main(int argc, char** argv) {
   app.add_option("--delta", delta,
                  "Bucket width for the GPU: a positive integer, or 'auto' to adapt it while running "
                  "(default: 256 x mean weight / mean degree^2 x sqrt(mean / RMS degree), x 4 on sparse, even graphs, x "
-                 "sqrt(2^26 / edges) "
-                 "past 2^26 edges)");
+                 "sqrt(2^26 / edges) past 2^26 edges; x 16 more on sparse, even graphs that are not lattices, such as "
+                 "roads, when the in-phase pool runs)");
   app.add_option(
          "--relax-depth", tuning.relax_depth,
          "Hops past the frontier a GPU warp relaxes within one round (0: one hop per round; "
          "default on sparse, even graphs such as meshes and roads (mean degree <= 8, RMS degree <= twice the mean): "
-         "8 with edge rows, else 4; 0 on the rest)")
+         "8 with edge rows, else 6 with the in-phase pool and 4 without; 0 on the rest)")
       ->check(CLI::Range(0, 255));
   const std::map<std::string, sssp::solver_tuning::edge_rows_mode> rows_modes = {
       {"auto", sssp::solver_tuning::edge_rows_mode::automatic},
@@ -185,6 +186,12 @@ int main(int argc, char** argv) {
                  "(default auto: on for meshes, sparse, even graphs whose vertices nearly all have at most 4 edges)")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->each([&](const std::string& text) { tuning.edge_rows = rows_modes.at(text); });
+  std::string pool_text = "on";
+  app.add_option("--pool", pool_text,
+                 "Where the relax depth is above 0, GPU warps share the vertices their own queues cannot take through "
+                 "a pool within the phase, instead of leaving them to the next round: on | off (default on)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->each([&](const std::string& text) { tuning.pool = text == "on"; });
   app.add_option("--solver-blocks", tuning.blocks,
                  "Blocks of the GPU solver's persistent kernel (default: as many as can be resident)")
       ->check(CLI::PositiveNumber);

@@ -65,6 +65,14 @@ struct solver_tuning {
   /// (99%) have at most 4 edges.
   enum class edge_rows_mode { automatic, off, on };
   edge_rows_mode edge_rows = edge_rows_mode::automatic;
+  /// Where relax_depth > 0: warps share the vertices their own queues cannot
+  /// take through a pool within the phase (apps/sssp/gpu/pool.cuh), so a
+  /// bucket takes one phase, not a round per few hops; false sends them to
+  /// the next round, as before.
+  bool pool = true;
+  /// The pool's slots; 0 for one per vertex. Vertices past it go to the next
+  /// round (tests shrink it to take that path).
+  std::uint32_t pool_room = 0;
 };
 
 /// What the default delta depends on.
@@ -81,6 +89,17 @@ inline constexpr double kDeltaFullEdges = 67108864.0;  // 2^26
 /// Sparse, even graphs (sparse_even) take this many times the formula's delta.
 inline constexpr double kSparseEvenDeltaScale = 4;
 
+/// The GPU solver's default delta on sparse, even graphs that are not
+/// lattices (more than 1% of vertices with 5 or more edges: roads), solved
+/// with the in-phase pool: this many times heuristic_delta. A bucket then
+/// takes one phase whatever its depth, so a wide one costs relaxations
+/// only, and on roads those stay few (H100, road:20 / 22 / 24 / 22:4, x1 /
+/// x4 / x8 / x16 / x32: road:22 6.61 / 5.59 / 5.40 / 5.24 / 5.27 ms, road:24
+/// 15.9 / 13.9 / 13.5 / 13.5 / 13.5). Lattices keep x1: there every bucket
+/// holds many paths of nearly equal length, and wider ones multiply the
+/// relaxations (grid:22 x1 / x2 5.3 / 7.3 per edge, 6.20 / 6.38 ms).
+inline constexpr double kPooledRoadDeltaScale = 16;
+
 /// 256 x mean weight / mean out-degree^2 x sqrt(mean / RMS out-degree), times
 /// 4 on sparse, even graphs, times sqrt(2^26 / edges) past 2^26 edges, at
 /// least 1. Fitted to delta sweeps on an H100 (docs/design.md, "SSSP on the
@@ -95,8 +114,9 @@ std::uint64_t heuristic_delta(const graph_profile& p);
 /// rounds are short chains of hops, thousands deep.
 bool sparse_even(const graph_profile& p);
 /// The relax depth solver_tuning's auto picks for a graph of this profile.
-/// `edge_rows`: whether the solver relaxes from edge rows.
-std::uint32_t auto_relax_depth(const graph_profile& p, bool edge_rows);
+/// `edge_rows`: whether the solver relaxes from edge rows; `pool`: whether
+/// it may use the in-phase pool.
+std::uint32_t auto_relax_depth(const graph_profile& p, bool edge_rows, bool pool);
 /// The profile of a graph of `num_vertices` from its CSR offsets and the sum of its weights.
 graph_profile profile_of(vertex_t num_vertices, std::span<const edge_t> offsets, double weight_sum);
 /// The same from its sums: arcs, squared out-degrees (exact) and weights.
@@ -121,6 +141,7 @@ struct gpu_stats {
   std::uint32_t distance_bits = 64;   ///< 32 where every distance fits (max weight x (n - 1) < 2^32 - 1)
   std::uint32_t relax_depth = 0;      ///< solver_tuning::relax_depth, resolved
   bool edge_rows = false;             ///< solver_tuning::edge_rows, resolved
+  bool pool = false;                  ///< solver_tuning::pool, resolved (relax depth > 0)
   std::uint32_t blocks = 0;           ///< blocks of the kernel that ran
   bool shared_memory_kernel = false;  ///< the graph was solved in one block's shared memory
   double seconds = 0;                 ///< CUDA-event time from initialization to the end of the solve

@@ -17,6 +17,10 @@ struct bit_span_ref {
     return (atomicOr(&words[x >> 5], bit) & bit) == 0;
   }
   [[nodiscard]] __device__ bool test(std::uint32_t x) const { return (words[x >> 5] >> (x & 31)) & 1u; }
+  /// test() read through L2: where bits are also cleared while others read
+  /// them, an older line in this multiprocessor's L1 could show a bit that
+  /// is no longer set.
+  [[nodiscard]] __device__ bool test_in_l2(std::uint32_t x) const { return (__ldcg(&words[x >> 5]) >> (x & 31)) & 1u; }
   /// Zeroes the word holding x: clearing a set by its own elements costs
   /// one store each instead of a pass over the whole span.
   __device__ void clear_word_of(std::uint32_t x) const { words[x >> 5] = 0; }

@@ -170,6 +170,53 @@ TEST(SsspGpu, EdgeRowsMatchBoost) {
   }
 }
 
+// The in-phase pool (apps/sssp/gpu/pool.cuh): on and off, with rows and
+// without, with one block (its warps alone publish and take), a few, and the
+// whole GPU; a pool of 1, 16 or 1000 slots sends the rest to the next round
+// (its overflow path), and the star's hubs, taken from the pool, are cut
+// into chunks there. stats.pool says whether it ran: only where the relax
+// depth is above 0.
+TEST(SsspGpu, InPhasePoolMatchesBoost) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::vector<std::tuple<vertex_t, vertex_t, weight_t>> star;
+  for (vertex_t v = 1; v <= 3000; ++v) star.emplace_back(v - 1, v, 1);
+  for (vertex_t v = 7; v <= 3000; ++v) star.emplace_back(v % 7, v, 2 + v % 5);
+  const std::pair<const char*, csr_graph> graphs[] = {
+      {"grid:60x200", generated("grid:60x200", seed, 255)},
+      {"road:14", generated("road:14", seed, 0)},
+      {"rmat:12", generated("rmat:12", seed, 255)},
+      {"path with hubs", make(3001, star)},
+  };
+  using rows = solver_tuning::edge_rows_mode;
+  for (const auto& [name, g] : graphs) {
+    const auto source = static_cast<vertex_t>(seed % g.num_vertices);
+    for (const rows layout : {rows::off, rows::on}) {
+      for (const int depth : {1, 4, 8}) {
+        for (const unsigned blocks : {1u, 3u, 0u}) {
+          for (const std::uint32_t room : {0u, 1u, 16u, 1000u}) {
+            SCOPED_TRACE(std::string(name) + (layout == rows::on ? ", rows" : "") + ", relax depth " +
+                         std::to_string(depth) + ", blocks " + std::to_string(blocks) + ", pool room " +
+                         std::to_string(room));
+            expect_matches_oracle(g, source, {}, {depth, blocks, false, layout, true, room});
+          }
+        }
+      }
+    }
+  }
+  const csr_graph g = generated("road:14", seed, 0);
+  gpu_solver solver(g);
+  gpu_stats stats;
+  for (const auto& [depth, pool, expected] :
+       {std::tuple{4, true, true}, {0, true, false}, {4, false, false}, {solver_tuning::kAutoRelaxDepth, true, true}}) {
+    SCOPED_TRACE("relax depth " + std::to_string(depth) + (pool ? ", pool" : ", no pool"));
+    solver.tune({depth, 0, false, rows::automatic, pool});
+    solver.solve(0, {}, stats);
+    EXPECT_EQ(stats.pool, expected);
+  }
+}
+
 // Graphs that fit one block's shared memory are solved there; the rest, and
 // every graph when asked, by the persistent kernel; both agree with Boost.
 TEST(SsspGpu, SharedMemoryKernelTakesSmallGraphsOnly) {

@@ -152,18 +152,20 @@ TEST(SsspDelta, HeuristicNarrowsPast2To26Edges) {
 
 TEST(SsspTuning, RelaxesAheadOnSparseEvenGraphsOnly) {
   // A mesh (degree 4), a road network (~2.6), a 2-regular ring: ahead, 8
-  // hops with edge rows, 4 without.
+  // hops with edge rows, else 6 with the in-phase pool and 4 without.
   for (const bool rows : {true, false}) {
-    const std::uint32_t ahead = rows ? 8 : 4;
-    EXPECT_EQ(auto_relax_depth({.edges = 1 << 24, .mean_weight = 128, .mean_degree = 4, .rms_degree = 4}, rows), ahead);
-    EXPECT_EQ(auto_relax_depth({.edges = 8870, .mean_weight = 500, .mean_degree = 2.6, .rms_degree = 2.9}, rows),
-              ahead);
-    EXPECT_EQ(auto_relax_depth({.edges = 8, .mean_weight = 1, .mean_degree = 2, .rms_degree = 2}, rows), ahead);
-    // Dense (uniform, degree 32) or skewed (R-MAT, RMS far above the mean): one hop per round.
-    EXPECT_EQ(auto_relax_depth({.edges = 1 << 26, .mean_weight = 128, .mean_degree = 32, .rms_degree = 32}, rows), 0u);
-    EXPECT_EQ(auto_relax_depth({.edges = 1 << 26, .mean_weight = 128, .mean_degree = 6, .rms_degree = 40}, rows), 0u);
-    // Past the degree bound, even when even.
-    EXPECT_EQ(auto_relax_depth({.edges = 1 << 20, .mean_weight = 1, .mean_degree = 8.5, .rms_degree = 8.5}, rows), 0u);
+    for (const bool pool : {true, false}) {
+      const std::uint32_t ahead = rows ? 8 : pool ? 6 : 4;
+      auto depth = [&](const graph_profile& p) { return auto_relax_depth(p, rows, pool); };
+      EXPECT_EQ(depth({.edges = 1 << 24, .mean_weight = 128, .mean_degree = 4, .rms_degree = 4}), ahead);
+      EXPECT_EQ(depth({.edges = 8870, .mean_weight = 500, .mean_degree = 2.6, .rms_degree = 2.9}), ahead);
+      EXPECT_EQ(depth({.edges = 8, .mean_weight = 1, .mean_degree = 2, .rms_degree = 2}), ahead);
+      // Dense (uniform, degree 32) or skewed (R-MAT, RMS far above the mean): one hop per round.
+      EXPECT_EQ(depth({.edges = 1 << 26, .mean_weight = 128, .mean_degree = 32, .rms_degree = 32}), 0u);
+      EXPECT_EQ(depth({.edges = 1 << 26, .mean_weight = 128, .mean_degree = 6, .rms_degree = 40}), 0u);
+      // Past the degree bound, even when even.
+      EXPECT_EQ(depth({.edges = 1 << 20, .mean_weight = 1, .mean_degree = 8.5, .rms_degree = 8.5}), 0u);
+    }
   }
 }
 

@@ -64,13 +64,20 @@ inline constexpr gpu_distance kMaxDelta = gpu_distance{1} << 58;
 /// the next phase, and after the barrier every block reads slot i % 3 (slot
 /// i - 1 is then free: no block can still be reading it, as all have passed
 /// the barrier that ended phase i - 1).
-struct alignas(16) phase_counters {
+struct alignas(128) phase_counters {
   std::uint32_t sizes[kGroups];  ///< entries appended to each list
   std::uint32_t chunks;          ///< hub chunks queued
   std::uint32_t kept;            ///< open-bucket output size
   std::uint32_t overflow;        ///< a list ran out of room (a bug, reported by the host)
   gpu_distance far_min;          ///< far_minimum's result; kGpuUnreachable otherwise
   unsigned long long examined;   ///< edges relaxed, with repeats
+  // The in-phase pool (pool.cuh): slots claimed and reserved, which every
+  // waiting warp polls, on a line of their own; batches finished and idle
+  // warps, read when the pool looks empty, on another.
+  alignas(128) std::uint32_t pool_head;
+  std::uint32_t pool_tail;
+  alignas(128) std::uint32_t pool_done;
+  std::uint32_t pool_idle;
 
   __host__ __device__ static phase_counters cleared() {
     phase_counters p{};
@@ -101,6 +108,7 @@ struct alignas(16) control {
   vertex_t* far_in;          ///< resplit's input; a spare far list otherwise
   std::uint32_t sizes[kGroups];
   std::uint32_t relax_depth;  ///< hops a warp relaxes past the frontier in one round (relax.cuh, local_queue)
+  std::uint32_t pool;         ///< relax phases share queued vertices through the pool (pool.cuh)
   // Statistics.
   unsigned long long examined, rounds, buckets, epochs;
   unsigned long long bucket_rounds, bucket_examined_start;

@@ -131,6 +131,7 @@ struct gpu_solver::state {
     resident_csr = narrow ? resident_blocks<std::uint32_t, false>() : resident_blocks<gpu_distance, false>();
     resident_rows = narrow ? resident_blocks<std::uint32_t, true>() : resident_blocks<gpu_distance, true>();
     fits_small = narrow ? ready_small_kernel<std::uint32_t>(device) : ready_small_kernel<gpu_distance>(device);
+    lattice = sparse_even(profile) && detail::edge_rows_pay(graph, stream);
     apply(solver_tuning{});
   }
 
@@ -176,16 +177,26 @@ struct gpu_solver::state {
   void apply(const solver_tuning& tuning) {
     use_small = fits_small && tuning.small_graph_kernel;
     use_rows(tuning.edge_rows == solver_tuning::edge_rows_mode::automatic
-                 ? sparse_even(profile) && detail::edge_rows_pay(graph, stream)
+                 ? lattice
                  : tuning.edge_rows == solver_tuning::edge_rows_mode::on);
     // Every block must be resident for the grid barrier; a small graph gets
     // fewer blocks, which makes each barrier cheaper.
     const unsigned resident = rows.size() != 0 ? resident_rows : resident_csr;
     grid = std::clamp(tuning.blocks != 0 ? tuning.blocks : blocks_for(n, detail::kBlock), 1u, resident);
     relax_depth = tuning.relax_depth == solver_tuning::kAutoRelaxDepth
-                      ? auto_relax_depth(profile, rows.size() != 0)
+                      ? auto_relax_depth(profile, rows.size() != 0, tuning.pool)
                       : static_cast<std::uint32_t>(std::clamp(tuning.relax_depth, 0, kMaxRelaxDepth));
+    use_pool = tuning.pool;
+    const std::size_t room = tuning.pool_room != 0 ? std::min<std::size_t>(tuning.pool_room, n) : n;
+    if (pooled() && pool.size() != room) pool = device_buffer<vertex_t>(room);
+    default_delta = pooled() && sparse_even(profile) && !lattice
+                        ? static_cast<std::uint64_t>(static_cast<double>(heuristic) * kPooledRoadDeltaScale)
+                        : heuristic;
   }
+
+  /// Whether relax phases share vertices through the pool: it carries what
+  /// the warps' queues (relax depth > 0) cannot take.
+  [[nodiscard]] bool pooled() const { return use_pool && relax_depth > 0; }
 
   device_csr graph;
   std::size_t n;
@@ -198,6 +209,7 @@ struct gpu_solver::state {
   device_buffer<std::uint32_t> masks;  ///< two frontier masks, then resplit's
   device_buffer<control> ctl;
   device_buffer<detail::phase_counters> counters;
+  device_buffer<vertex_t> pool;               ///< pool.cuh; every slot kEmptySlot between phases (set per solve)
   pinned_buffer<control> host_ctl_buffer{1};  ///< the control block's host side (asynchronous copies)
   control* host_ctl = host_ctl_buffer.data();
   device_buffer<detail::small_graph_stats> small_stats{1};
@@ -208,9 +220,12 @@ struct gpu_solver::state {
   unsigned resident_rows = 1;  ///< the same for the rows kernel
   unsigned grid = 1;
   std::uint32_t relax_depth = 0;
+  bool use_pool = true;  ///< solver_tuning::pool
   graph_profile profile;
-  std::uint64_t heuristic;
-  cudaStream_t stream;  ///< every solve's kernels, copies and events
+  std::uint64_t heuristic;      ///< heuristic_delta(profile)
+  bool lattice = false;         ///< sparse, even, and at most 1% of vertices with 5+ edges (edge_rows_pay)
+  std::uint64_t default_delta;  ///< delta_choice::heuristic's delta (kPooledRoadDeltaScale)
+  cudaStream_t stream;          ///< every solve's kernels, copies and events
   cuda_event start, stop;
 
   /// Builds the edge rows (once) or drops them.
@@ -230,7 +245,9 @@ struct gpu_solver::state {
             chunks.data(),
             static_cast<std::uint32_t>(chunks.size()),
             ctl.data(),
-            counters.data()};
+            counters.data(),
+            pool.data(),
+            static_cast<std::uint32_t>(pool.size())};
   }
 
   /// Initializes the distances and runs the solver kernel.
@@ -283,6 +300,7 @@ struct gpu_solver::state {
     c.frontier_size = 1;
     c.adaptive = adaptive ? 1 : 0;
     c.relax_depth = relax_depth;
+    c.pool = pooled() ? 1 : 0;
     c.delta = c.next_delta = c.first_delta = delta;
     c.far_min = detail::kGpuUnreachable;
     c.epochs = 1;
@@ -344,7 +362,7 @@ std::uint64_t heuristic_delta(const graph_profile& p) {
 
 bool sparse_even(const graph_profile& p) { return p.mean_degree <= 8 && p.rms_degree <= 2 * p.mean_degree; }
 
-std::uint32_t auto_relax_depth(const graph_profile& p, bool edge_rows) {
+std::uint32_t auto_relax_depth(const graph_profile& p, bool edge_rows, bool pool) {
   // Sparse, even graphs (meshes, roads) have small rounds, thousands deep:
   // grid:22 went from 27.5 to 10.7 ms at depth 6-8 (3,370 rounds to ~410),
   // rome99 0.49 to 0.28 ms at 4-8. Skewed and dense graphs have few, full
@@ -353,8 +371,12 @@ std::uint32_t auto_relax_depth(const graph_profile& p, bool edge_rows) {
   // 8): road:22 on the CSR is best at 4 (8.53 / 7.97 / 7.78 / 7.90 / 8.10 /
   // 8.76 ms), grid:22 on edge rows at 8 (10.53 / 8.95 / 8.14 / 7.71 / 7.45 /
   // 7.34).
+  // With the in-phase pool (road:22 at 4x and 8x the default delta, depth
+  // 4 / 6 / 8: 5.99 / 5.59 / 5.65 and 5.87 / 5.40 / 5.42 ms) the CSR is
+  // best at 6.
   if (!sparse_even(p)) return 0;
-  return edge_rows ? 8 : 4;
+  if (edge_rows) return 8;
+  return pool ? 6 : 4;
 }
 
 gpu_solver::gpu_solver(const csr_graph& g, cudaStream_t stream) : gpu_solver(to_device(g, stream), stream) {}
@@ -374,7 +396,7 @@ void gpu_solver::solve(vertex_t source, const delta_choice& choice, gpu_stats& s
   if (source >= st.graph.num_vertices) throw input_error("sssp: source " + std::to_string(source) + " is not a vertex");
   nvtx_range range("sssp run");
   const gpu_distance delta = std::clamp<gpu_distance>(
-      choice.how == delta_choice::mode::fixed ? choice.value : st.heuristic, 1, detail::kMaxDelta);
+      choice.how == delta_choice::mode::fixed ? choice.value : st.default_delta, 1, detail::kMaxDelta);
   stats = {};
   stats.delta_first = stats.delta_last = delta;
   stats.distance_bits = st.narrow ? 32 : 64;
@@ -396,6 +418,7 @@ void gpu_solver::solve(vertex_t source, const delta_choice& choice, gpu_stats& s
 
   st.start.record(st.stream);
   st.masks.fill_bytes(0, st.stream);
+  if (c.pool != 0) st.pool.fill_bytes(0xff, st.stream);
   GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(c.frontier, &source, sizeof source, cudaMemcpyHostToDevice, st.stream));
   GRAPHKIT_CUDA_TRY(cudaMemcpyAsync(st.ctl.data(), st.host_ctl, sizeof(control), cudaMemcpyHostToDevice, st.stream));
   static const detail::phase_counters cleared = detail::phase_counters::cleared();  // static: outlives the copy
@@ -414,6 +437,7 @@ void gpu_solver::solve(vertex_t source, const delta_choice& choice, gpu_stats& s
   stats.delta_last = c.delta;
   stats.relax_depth = st.relax_depth;
   stats.edge_rows = st.rows.size() != 0;
+  stats.pool = c.pool != 0;
   stats.blocks = st.grid;
 }
 

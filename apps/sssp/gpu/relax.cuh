@@ -31,6 +31,7 @@
 
 #include "apps/sssp/gpu/control.cuh"
 #include "apps/sssp/gpu/edge_rows.cuh"
+#include "apps/sssp/gpu/pool.cuh"
 #include "graph/device_csr.hpp"
 #include "primitives/bitmap/bit_span.cuh"
 #include "primitives/multisplit/warp_append.cuh"
@@ -70,6 +71,8 @@ struct solver_view {
   std::uint32_t chunk_room;   ///< chunk_capacity(m)
   control* ctl;               ///< the initial control block; the final one after the solve
   phase_counters* counters;   ///< three rotating slots
+  vertex_t* pool;             ///< pool.cuh: kEmptySlot between phases
+  std::uint32_t pool_room;
 
   /// Bucket lists and the frontier hold n entries, far lists 2n (a spill
   /// may add every live vertex to a far list that already names it).
@@ -159,17 +162,27 @@ struct relax_context {
   phase_counters& out;
   bit_span_ref next_mask;
   gpu_distance bucket_end;  ///< distances below it stay in the current bucket
+  bool pooled;              ///< the current bucket's sends go to the pool (pool.cuh)
   local_queue q;
   outbox box;
 
-  __device__ relax_context(const View& view, const control& state, phase_counters& counters)
+  __device__ relax_context(const View& view, const control& state, phase_counters& counters, bool pool)
       : s(view),
         c(state),
         out(counters),
         next_mask(view.masks[state.round & 1]),
         bucket_end(state.base + (state.bucket + 1) * state.delta),
+        pooled(pool),
         q(local_queue::of_this_warp()),
         box(outbox::of_this_warp()) {}
+
+  /// Whether v waits in the next frontier (or the pool), to be relaxed
+  /// there. With the pool, bits are cleared as vertices are taken, so an
+  /// older L1 line could say "waiting" of a vertex already taken, and the
+  /// fall that came since would be lost; the bits are read through L2.
+  [[nodiscard]] __device__ bool pending(vertex_t v) const {
+    return pooled ? next_mask.test_in_l2(v) : next_mask.test(v);
+  }
 };
 
 /// The lanes below the calling one.
@@ -185,10 +198,19 @@ __device__ inline void flush(relax_context<View>& x) {
     bool valid = i < x.box.size;
     vertex_t t = 0;
     std::uint32_t group = 0;
+    bool to_pool = false;
     if (valid) {
       t = x.box.items[i];
       group = x.box.groups[i];
       if (group == x.c.bucket) valid = x.next_mask.set(t);
+      to_pool = x.pooled && group == x.c.bucket && valid;
+    }
+    if (x.pooled) {  // past the pool's room, to the next frontier
+      const std::uint32_t at = warp_multisplit_reserve(0, to_pool, 1, &x.out.pool_tail);
+      if (to_pool && at < x.s.pool_room) {
+        publish(x.s.pool + at, t);
+        valid = false;
+      }
     }
     append(x.s, x.c, x.out, valid, group, t);
   }
@@ -382,7 +404,7 @@ __device__ inline void relax_queued(relax_context<View>& x, unsigned long long& 
     if (slot < take) {
       const vertex_t item = x.q.items[first + slot];
       // The pending test does not gate the loads: each hop of the chain waits for them.
-      v = load_vertex(x.s, item, x.q.depths[first + slot], part, x.next_mask.test(item));
+      v = load_vertex(x.s, item, x.q.depths[first + slot], part, x.pending(item));
     }
     __syncwarp();  // read before the walk below pushes over these slots
     x.q.size = first;
@@ -394,10 +416,63 @@ __device__ inline void relax_queued(relax_context<View>& x, unsigned long long& 
   }
 }
 
-/// Phase kRelaxFrontier.
+/// A warp's hold on the pool (pool.cuh): up to kPoolTake lanes (or row
+/// slots) hold tickets.
+struct pool_hold {
+  std::uint32_t ticket = kNoTicket;
+  bool counted_idle = false;
+  unsigned sleep = 32;
+  std::uint32_t looks = 0;
+};
+
+/// Waits until the lanes' tickets bring vertices (u, kEmptySlot where none;
+/// a row slot's lanes share theirs) and returns how many, or 0 once the
+/// phase's work is done. The first call counts the warp idle. Warp-converged.
+template <class View>
+__device__ inline std::uint32_t take_from_pool(relax_context<View>& x, pool_hold& h, vertex_t& u) {
+  const View& s = x.s;
+  const std::uint32_t per = lanes_per_vertex<View>();
+  const std::uint32_t part = lane() % per;
+  const bool holder = part == 0 && lane() / per < min(kPoolTake, 32u / per);
+  if (!h.counted_idle) {
+    flush(x);
+    __threadfence();  // its publishing before its idle count
+    if (lane() == 0) atomicAdd(&x.out.pool_idle, 1u);
+    h.counted_idle = true;
+  }
+  for (;;) {
+    const bool need = holder && h.ticket == kNoTicket;
+    const std::uint32_t at = warp_multisplit_reserve(0, need, 1, &x.out.pool_head);
+    if (need) h.ticket = at;
+    u = kEmptySlot;
+    if (holder && h.ticket < s.pool_room) u = __ldcg(s.pool + h.ticket);
+    if (u != kEmptySlot) {
+      __stcg(s.pool + h.ticket, kEmptySlot);
+      // Cleared before u's distance is read (the fence below): a fall from
+      // then on publishes u again.
+      atomicAnd(&x.next_mask.words[u >> 5], ~(1u << (u & 31u)));
+      h.ticket = kNoTicket;
+    }
+    u = __shfl_sync(kAllLanes, u, lane() - part);
+    const unsigned taken = __ballot_sync(kAllLanes, u != kEmptySlot && part == 0);
+    if (taken != 0) {
+      h.sleep = 32;
+      __threadfence();
+      return static_cast<std::uint32_t>(__popc(taken));
+    }
+    bool finished = false;
+    if (lane() == 0 && ++h.looks % kPoolLooksPerCheck == 0) finished = pool_finished(x.out, s.pool_room, warp_count());
+    if (__shfl_sync(kAllLanes, finished, 0)) return 0;
+    if (lane() == 0) __nanosleep(h.sleep);
+    h.sleep = min(2 * h.sleep, kPoolSleepNs);
+  }
+}
+
+/// Phase kRelaxFrontier: the frontier, a tile of vertices per warp at a
+/// time, then with the pool, published vertices until none is left.
 template <class View>
 __device__ inline void relax_frontier(const View& s, const control& c, phase_counters& out) {
-  relax_context<View> x(s, c, out);
+  relax_context<View> x(s, c, out, c.pool != 0);
   const bit_span_ref this_mask = s.masks[(c.round + 1) & 1];  // built this frontier; cleared for round + 1
   unsigned long long examined = 0;
   const std::uint32_t per = lanes_per_vertex<View>();
@@ -407,15 +482,28 @@ __device__ inline void relax_frontier(const View& s, const control& c, phase_cou
   // edges one step after another (a round lasts as long as its longest walk).
   const std::uint32_t warps = warp_count();
   const std::uint32_t width = min(32u / per, max(1u, (c.frontier_size + warps - 1) / warps));
-  for (std::uint32_t tile = warp_index() * width; tile < c.frontier_size; tile += warps * width) {
-    const std::uint32_t i = tile + slot;
+  std::uint32_t tile = warp_index() * width;
+  pool_hold hold;
+  for (;;) {
     lane_vertex v;
-    if (slot < width && i < c.frontier_size) {
-      const vertex_t u = c.frontier[i];
-      this_mask.clear_word_of(u);
-      // A vertex that fell again this round is already in the next frontier
-      // and will be relaxed from its lower distance then.
-      v = load_vertex(s, u, 0, part, x.next_mask.test(u));
+    std::uint32_t pooled = 0;  // vertices of this batch taken from the pool
+    if (tile < c.frontier_size) {
+      const std::uint32_t i = tile + slot;
+      if (slot < width && i < c.frontier_size) {
+        const vertex_t u = c.frontier[i];
+        this_mask.clear_word_of(u);
+        // A vertex that fell again this round is already in the next frontier
+        // and will be relaxed from its lower distance then.
+        v = load_vertex(s, u, 0, part, x.pending(u));
+      }
+      tile += warps * width;
+    } else {
+      vertex_t u;
+      if (!x.pooled || (pooled = take_from_pool(x, hold, u)) == 0) break;
+      if (u != kEmptySlot) {
+        v = load_vertex(s, u, 0, part, false);
+        v.du = s.widen(__ldcg(&s.dist[u]));  // see pool.cuh: the L1 may hold an older line
+      }
     }
     if (part == 0) examined += v.degree;
 
@@ -435,6 +523,11 @@ __device__ inline void relax_frontier(const View& s, const control& c, phase_cou
     }
     relax_vertices(x, v, part);
     relax_queued(x, examined);
+    if (pooled > 0) {
+      flush(x);
+      __threadfence();  // its publishing before its done count
+      if (lane() == 0) atomicAdd(&out.pool_done, pooled);
+    }
   }
   flush(x);
   for (int o = 16; o > 0; o /= 2) examined += __shfl_down_sync(kAllLanes, examined, o);
@@ -444,7 +537,7 @@ __device__ inline void relax_frontier(const View& s, const control& c, phase_cou
 /// Phase kRelaxChunks: warps take the queued hub chunks in turn.
 template <class View>
 __device__ inline void relax_chunks(const View& s, const control& c, phase_counters& out) {
-  relax_context<View> x(s, c, out);
+  relax_context<View> x(s, c, out, false);
   unsigned long long examined = 0;
   for (std::uint32_t k = warp_index(); k < c.chunks; k += warp_count()) {
     const heavy_chunk chunk = s.chunks[k];

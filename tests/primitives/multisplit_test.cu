@@ -33,11 +33,13 @@ struct u64_bucket {
 
 constexpr multisplit_method kAllMethods[] = {multisplit_method::warp,        multisplit_method::block,
                                              multisplit_method::block_votes, multisplit_method::block_peers,
-                                             multisplit_method::onesweep,    multisplit_method::radix_sort,
-                                             multisplit_method::automatic};
-// The methods that rank tiles with block_multisplit_tile, each warp rank forced or chosen by m.
+                                             multisplit_method::block_wide,  multisplit_method::onesweep,
+                                             multisplit_method::radix_sort,  multisplit_method::automatic};
+// The methods that rank tiles with block_multisplit_tile, each warp rank
+// forced or chosen by m, and the wide post-scan.
 constexpr multisplit_method kTileMethods[] = {multisplit_method::block_votes, multisplit_method::block_peers,
-                                              multisplit_method::block, multisplit_method::onesweep};
+                                              multisplit_method::block, multisplit_method::block_wide,
+                                              multisplit_method::onesweep};
 
 bool method_takes(multisplit_method method, std::uint32_t m) {
   switch (method) {
@@ -45,6 +47,7 @@ bool method_takes(multisplit_method method, std::uint32_t m) {
     case multisplit_method::block:
     case multisplit_method::block_votes:
     case multisplit_method::block_peers:
+    case multisplit_method::block_wide:
     case multisplit_method::onesweep: return m <= kMultisplitBlockMaxBuckets;
     default: return true;
   }
@@ -58,6 +61,7 @@ const char* name(multisplit_method method) {
     case multisplit_method::onesweep: return "onesweep";
     case multisplit_method::block_votes: return "block_votes";
     case multisplit_method::block_peers: return "block_peers";
+    case multisplit_method::block_wide: return "block_wide";
     default: return "automatic";
   }
 }
@@ -270,6 +274,70 @@ TEST(Multisplit, TileRanksOnManyTiles) {
         check_split(ids, m, method, p == pattern::zipf, false, ws);
         if (HasFatalFailure()) return;
       }
+    }
+  }
+}
+
+// The wide post-scan (block_wide) at every m from 2 to 256, keys and pairs,
+// uniform and skewed ids: sizes 0 and 1, a tile's size (4,096 keys or 3,072
+// pairs) and one either side, several tiles plus a tail, and ids out of
+// range inside warps; functor and precomputed ids (the staged tile carries
+// the ids of bucket_ids_of, and the functor is applied again otherwise).
+TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  using multisplit_detail::tuning;
+  for (std::uint32_t m = 2; m <= 256; ++m) {
+    for (const bool pairs : {false, true}) {
+      const std::size_t tile = std::size_t{tuning::kWarps} * 32 *
+                               (pairs ? tuning::wide_items<std::uint32_t, std::uint32_t>()
+                                      : tuning::wide_items<std::uint32_t, multisplit_detail::no_value>());
+      // Every m: one size drawn from the edges, one of several tiles and a tail.
+      const std::size_t edges[] = {0, 1, 31, tile - 1, tile, tile + 1};
+      for (const std::size_t n : {edges[rng() % 6], 3 * tile + 1 + rng() % (tile - 1)}) {
+        const pattern p = m % 2 == 0 ? pattern::uniform : pattern::skewed;
+        auto ids = make_ids(n, m, p, rng);
+        if (m % 3 == 0) spoil_ids(ids, m, 11, rng);
+        check_split(ids, m, multisplit_method::block_wide, pairs, m % 4 == 1, ws);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  // And every edge size at the m that automatic hands to block_wide first and last.
+  for (const std::uint32_t m : {tuning::kWideMinBuckets, 64u, 256u}) {
+    for (const bool pairs : {false, true}) {
+      for (const std::size_t n :
+           {std::size_t{0}, std::size_t{1}, std::size_t{2047}, std::size_t{3071}, std::size_t{3072}, std::size_t{3073},
+            std::size_t{4095}, std::size_t{4096}, std::size_t{4097}}) {
+        for (const pattern p : {pattern::uniform, pattern::skewed, pattern::one_bucket}) {
+          check_split(make_ids(n, m, p, rng), m, multisplit_method::block_wide, pairs, n % 2 == 0, ws);
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+// block_wide's persistent blocks split several tiles each, through both
+// cp.async buffers in turn: inputs of several resident waves (a wave is
+// about 132 SMs x 4 blocks x 4,096 keys on an H100), uniform, skewed and
+// Zipf ids, with out-of-range ids.
+TEST(Multisplit, BlockWideManyTilesPerBlock) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  const std::size_t n = (std::size_t{1} << 23) + rng() % 100000;
+  for (const std::uint32_t m : {33u, 128u, 256u}) {
+    for (const pattern p : {pattern::uniform, pattern::skewed, pattern::zipf}) {
+      auto ids = make_ids(n, m, p, rng);
+      if (p == pattern::zipf) spoil_ids(ids, m, 1000, rng);
+      check_split(ids, m, multisplit_method::block_wide, p != pattern::uniform, p == pattern::skewed, ws);
+      if (HasFatalFailure()) return;
     }
   }
 }

@@ -65,8 +65,21 @@ namespace graphkit {
 /// side by side (multisplit_bench). block_wide is the block method with
 /// the wide post-scan (detail/wide_tile.cuh: persistent blocks, tiles of
 /// 4,096 keys or 3,072 pairs arriving by cp.async while the previous tile
-/// is split, peer-mask ranks straight to tile places); m <= 256.
-enum class multisplit_method { automatic, warp, block, radix_sort, onesweep, block_votes, block_peers, block_wide };
+/// is split); m <= 256. block_wide_votes (counts first, then places by
+/// votes) and block_wide_peers (peer-mask ranks) force its warp rank,
+/// which block_wide chooses by m.
+enum class multisplit_method {
+  automatic,
+  warp,
+  block,
+  radix_sort,
+  onesweep,
+  block_votes,
+  block_peers,
+  block_wide,
+  block_wide_votes,
+  block_wide_peers,
+};
 
 /// Largest m the warp and block methods take; radix_sort takes any m < 2^32.
 inline constexpr std::uint32_t kMultisplitWarpMaxBuckets = 32;

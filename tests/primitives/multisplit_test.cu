@@ -31,15 +31,24 @@ struct u64_bucket {
   }
 };
 
-constexpr multisplit_method kAllMethods[] = {multisplit_method::warp,        multisplit_method::block,
-                                             multisplit_method::block_votes, multisplit_method::block_peers,
-                                             multisplit_method::block_wide,  multisplit_method::onesweep,
-                                             multisplit_method::radix_sort,  multisplit_method::automatic};
+constexpr multisplit_method kAllMethods[] = {multisplit_method::warp,
+                                             multisplit_method::block,
+                                             multisplit_method::block_votes,
+                                             multisplit_method::block_peers,
+                                             multisplit_method::block_wide,
+                                             multisplit_method::block_wide_votes,
+                                             multisplit_method::block_wide_peers,
+                                             multisplit_method::onesweep,
+                                             multisplit_method::radix_sort,
+                                             multisplit_method::automatic};
 // The methods that rank tiles with block_multisplit_tile, each warp rank
-// forced or chosen by m, and the wide post-scan.
-constexpr multisplit_method kTileMethods[] = {multisplit_method::block_votes, multisplit_method::block_peers,
-                                              multisplit_method::block, multisplit_method::block_wide,
-                                              multisplit_method::onesweep};
+// forced or chosen by m, and the wide post-scan with each of its ranks.
+constexpr multisplit_method kTileMethods[] = {
+    multisplit_method::block_votes, multisplit_method::block_peers,      multisplit_method::block,
+    multisplit_method::block_wide,  multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
+    multisplit_method::onesweep};
+// The wide post-scan's two warp ranks, forced.
+constexpr multisplit_method kWideMethods[] = {multisplit_method::block_wide_votes, multisplit_method::block_wide_peers};
 
 bool method_takes(multisplit_method method, std::uint32_t m) {
   switch (method) {
@@ -48,6 +57,8 @@ bool method_takes(multisplit_method method, std::uint32_t m) {
     case multisplit_method::block_votes:
     case multisplit_method::block_peers:
     case multisplit_method::block_wide:
+    case multisplit_method::block_wide_votes:
+    case multisplit_method::block_wide_peers:
     case multisplit_method::onesweep: return m <= kMultisplitBlockMaxBuckets;
     default: return true;
   }
@@ -62,6 +73,8 @@ const char* name(multisplit_method method) {
     case multisplit_method::block_votes: return "block_votes";
     case multisplit_method::block_peers: return "block_peers";
     case multisplit_method::block_wide: return "block_wide";
+    case multisplit_method::block_wide_votes: return "block_wide_votes";
+    case multisplit_method::block_wide_peers: return "block_wide_peers";
     default: return "automatic";
   }
 }
@@ -278,7 +291,7 @@ TEST(Multisplit, TileRanksOnManyTiles) {
   }
 }
 
-// The wide post-scan (block_wide) at every m from 2 to 256, keys and pairs,
+// The wide post-scan (block_wide), each warp rank forced, at every m from 2 to 256, keys and pairs,
 // uniform and skewed ids: sizes 0 and 1, a tile's size (4,096 keys or 3,072
 // pairs) and one either side, several tiles plus a tail, and ids out of
 // range inside warps; functor and precomputed ids (the staged tile carries
@@ -298,23 +311,31 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
       // Every m: one size drawn from the edges, one of several tiles and a tail.
       const std::size_t edges[] = {0, 1, 31, tile - 1, tile, tile + 1};
       for (const std::size_t n : {edges[rng() % 6], 3 * tile + 1 + rng() % (tile - 1)}) {
-        const pattern p = m % 2 == 0 ? pattern::uniform : pattern::skewed;
-        auto ids = make_ids(n, m, p, rng);
-        if (m % 3 == 0) spoil_ids(ids, m, 11, rng);
-        check_split(ids, m, multisplit_method::block_wide, pairs, m % 4 == 1, ws);
-        if (HasFatalFailure()) return;
+        for (const pattern p : {pattern::uniform, pattern::skewed}) {
+          auto ids = make_ids(n, m, p, rng);
+          if (m % 3 == 0) spoil_ids(ids, m, 11, rng);
+          for (const multisplit_method method : kWideMethods) {
+            check_split(ids, m, method, pairs, m % 4 == 1, ws);
+            if (HasFatalFailure()) return;
+          }
+        }
       }
     }
   }
-  // And every edge size at the m that automatic hands to block_wide first and last.
-  for (const std::uint32_t m : {tuning::kWideMinBuckets, 64u, 256u}) {
+  // And every edge size at the m where automatic first hands to block_wide,
+  // where block_wide's rank changes, and the last.
+  for (const std::uint32_t m :
+       {tuning::kWideMinBuckets, tuning::kWideVotesMinBuckets - 1, tuning::kWideVotesMinBuckets, 256u}) {
     for (const bool pairs : {false, true}) {
       for (const std::size_t n :
            {std::size_t{0}, std::size_t{1}, std::size_t{2047}, std::size_t{3071}, std::size_t{3072}, std::size_t{3073},
             std::size_t{4095}, std::size_t{4096}, std::size_t{4097}}) {
         for (const pattern p : {pattern::uniform, pattern::skewed, pattern::one_bucket}) {
-          check_split(make_ids(n, m, p, rng), m, multisplit_method::block_wide, pairs, n % 2 == 0, ws);
-          if (HasFatalFailure()) return;
+          const auto ids = make_ids(n, m, p, rng);
+          for (const multisplit_method method : kWideMethods) {
+            check_split(ids, m, method, pairs, n % 2 == 0, ws);
+            if (HasFatalFailure()) return;
+          }
         }
       }
     }
@@ -336,8 +357,10 @@ TEST(Multisplit, BlockWideManyTilesPerBlock) {
     for (const pattern p : {pattern::uniform, pattern::skewed, pattern::zipf}) {
       auto ids = make_ids(n, m, p, rng);
       if (p == pattern::zipf) spoil_ids(ids, m, 1000, rng);
-      check_split(ids, m, multisplit_method::block_wide, p != pattern::uniform, p == pattern::skewed, ws);
-      if (HasFatalFailure()) return;
+      for (const multisplit_method method : kWideMethods) {
+        check_split(ids, m, method, p != pattern::uniform, p == pattern::skewed, ws);
+        if (HasFatalFailure()) return;
+      }
     }
   }
 }
@@ -642,6 +665,9 @@ TEST(Multisplit, BadArgumentsAreErrors) {
   EXPECT_THROW(
       (void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::onesweep),
       error);
+  for (const multisplit_method wide :
+       {multisplit_method::block_wide, multisplit_method::block_wide_votes, multisplit_method::block_wide_peers})
+    EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, wide), error);
   // 30-bit look-back counts: refused before anything is read.
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), std::size_t{1} << 30, 4, mod_bucket{4}, ws, nullptr,
                                      multisplit_method::onesweep),

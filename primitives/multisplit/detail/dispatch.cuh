@@ -87,10 +87,18 @@ struct tuning_sm90 {
   }
   /// `automatic` takes block_wide from this m up to 256 (where it is
   /// predicted to beat block_peers and block_votes: step 17's prediction;
-  /// THE place to set from multisplit_bench's block_wide rows), the block
+  /// THE place to set from multisplit_bench's block_wide_* rows), the block
   /// method with its warp rank below. One-tile inputs keep block's single
   /// launch.
   static constexpr std::uint32_t kWideMinBuckets = 32;
+  /// block_wide's warp rank: votes (counts first, vote_place) from this m
+  /// up, peer masks below: THE place to set from multisplit_bench's
+  /// block_wide_votes and block_wide_peers rows. Predicted (step 17): at
+  /// m >= 64 the peer masks' five shared accesses an item meet 2.5-3.5-way
+  /// bank conflicts and make the post-scan shared-memory bound (~29
+  /// wavefronts per 32 keys at m = 256 against ~15 with votes), while the
+  /// votes' extra ~25 instructions an item still leave it below the DRAM time.
+  static constexpr std::uint32_t kWideVotesMinBuckets = 64;
 };
 using tuning = tuning_sm90;
 
@@ -101,9 +109,29 @@ inline bool is_block(multisplit_method method) {
          method == multisplit_method::block_peers;
 }
 
+/// The block method with the wide post-scan, its warp rank chosen or forced.
+inline bool is_wide(multisplit_method method) {
+  return method == multisplit_method::block_wide || method == multisplit_method::block_wide_votes ||
+         method == multisplit_method::block_wide_peers;
+}
+
 /// The methods whose tiles block_multisplit_tile or the wide post-scan split: m <= 256.
 inline bool splits_tiles(multisplit_method method) {
-  return is_block(method) || method == multisplit_method::block_wide || method == multisplit_method::onesweep;
+  return is_block(method) || is_wide(method) || method == multisplit_method::onesweep;
+}
+
+/// The wide post-scan's warp rank: forced by block_wide_votes and
+/// block_wide_peers, chosen by m (tuning::kWideVotesMinBuckets) otherwise.
+inline tile_rank wide_rank_of(multisplit_method method, std::uint32_t m) {
+  if (method == multisplit_method::block_wide_votes) return tile_rank::votes;
+  if (method == multisplit_method::block_wide_peers) return tile_rank::peer_masks;
+  return m >= tuning::kWideVotesMinBuckets ? tile_rank::votes : tile_rank::peer_masks;
+}
+
+/// `block_wide` with the rank it takes at m made explicit (multisplit_bench's "(auto)" mark).
+inline multisplit_method wide_with_rank(std::uint32_t m) {
+  return wide_rank_of(multisplit_method::block_wide, m) == tile_rank::votes ? multisplit_method::block_wide_votes
+                                                                            : multisplit_method::block_wide_peers;
 }
 
 /// The warp rank of a block or one-sweep split: forced by block_votes and
@@ -131,7 +159,7 @@ inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std:
     return m <= tuning::kWarpMethodMaxBuckets                          ? multisplit_method::warp
            : m > kMultisplitBlockMaxBuckets                            ? multisplit_method::radix_sort
            : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems ? multisplit_method::onesweep
-           : m >= tuning::kWideMinBuckets                              ? multisplit_method::block_wide
+           : m >= tuning::kWideMinBuckets                              ? wide_with_rank(m)
                                                                        : block_with_rank(m);
   if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)
     throw error("multisplit: the warp method takes at most 32 buckets, asked for " + std::to_string(m));
@@ -140,7 +168,9 @@ inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std:
   if (method == multisplit_method::onesweep && n >= kOnesweepMaxItems)
     throw error("multisplit: the onesweep method takes fewer than 2^30 items (30-bit look-back counts), asked for " +
                 std::to_string(n));
-  return method == multisplit_method::block ? block_with_rank(m) : method;
+  return method == multisplit_method::block        ? block_with_rank(m)
+         : method == multisplit_method::block_wide ? wide_with_rank(m)
+                                                   : method;
 }
 
 using graphkit::blocks_for;
@@ -236,7 +266,7 @@ inline void scan_matrix(std::uint32_t* histogram, std::size_t cells, std::size_t
 template <class Key, class Value, class BucketOf>
 void wide_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                 std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
-                cudaStream_t stream, bool offsets_only) {
+                cudaStream_t stream, bool offsets_only, tile_rank rank) {
   constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
   constexpr int kItems = tuning::wide_items<Key, Value>();
   constexpr std::size_t kTile = std::size_t{kThreads} * kItems;
@@ -257,15 +287,20 @@ void wide_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value
   }
   scan_matrix(histogram, cells, tiles, m, offsets, ws, stream);
   if (offsets_only || tiles == 0) return;
-  const auto kernel = wide_postscan<kWarps, kItems, kMinBlocks, Key, Value, BucketOf>;
-  static const unsigned per_sm = [&] {
-    GRAPHKIT_CUDA_TRY(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sizeof(storage))));
-    return resident_blocks_per_sm(kernel, kThreads, sizeof(storage));
-  }();
-  const unsigned grid = static_cast<unsigned>(std::min<std::size_t>(tiles, std::size_t{per_sm} * device_sm_count()));
-  kernel<<<grid, kThreads, sizeof(storage), stream>>>(keys_in, values_in, keys_out, values_out, n, m, bucket_of,
-                                                      histogram, tiles);
+  // One kernel per warp rank, each with its own attribute and occupancy.
+  const auto launch = [&]<tile_rank How>() {
+    const auto kernel = wide_postscan<kWarps, kItems, kMinBlocks, How, Key, Value, BucketOf>;
+    static const unsigned per_sm = [&] {
+      GRAPHKIT_CUDA_TRY(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sizeof(storage))));
+      return resident_blocks_per_sm(kernel, kThreads, sizeof(storage));
+    }();
+    const auto grid = static_cast<unsigned>(std::min<std::size_t>(tiles, std::size_t{per_sm} * device_sm_count()));
+    kernel<<<grid, kThreads, sizeof(storage), stream>>>(keys_in, values_in, keys_out, values_out, n, m, bucket_of,
+                                                        histogram, tiles);
+  };
+  if (rank == tile_rank::votes) launch.template operator()<tile_rank::votes>();
+  else launch.template operator()<tile_rank::peer_masks>();
   GRAPHKIT_CHECK_LAUNCH();
 }
 
@@ -279,15 +314,14 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   method = resolve(method, m, n);
   constexpr std::size_t kBlockTile = std::size_t{tuning::kWarps} * 32 * tuning::block_items<Key, Value>();
   // Offsets alone: the one-sweep histogram pass is the whole job (no matrix).
-  if (automatic && offsets_only && (is_block(method) || method == multisplit_method::block_wide) &&
-      n < kOnesweepMaxItems)
+  if (automatic && offsets_only && (is_block(method) || is_wide(method)) && n < kOnesweepMaxItems)
     method = multisplit_method::onesweep;
   // One block tile: the block method's single-launch path (block_postscan).
-  if (automatic && !offsets_only &&
-      (method == multisplit_method::onesweep || method == multisplit_method::block_wide) && n <= kBlockTile)
+  if (automatic && !offsets_only && (method == multisplit_method::onesweep || is_wide(method)) && n <= kBlockTile)
     method = block_with_rank(m);
-  if (method == multisplit_method::block_wide)
-    return wide_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
+  if (is_wide(method))
+    return wide_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only,
+                      wide_rank_of(method, m));
   const tile_rank rank = rank_of(method, m);
   if (method == multisplit_method::onesweep)
     return onesweep_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only,

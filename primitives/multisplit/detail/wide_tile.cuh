@@ -1,7 +1,7 @@
-// The block method's wide post-scan (method `block_wide`, m <= 256): the
-// pre-scan, the scan of the bucket x tile matrix and the offsets are the
-// block method's (with this kernel's tile size); this kernel replaces
-// block_postscan. Why it differs from block_postscan (bench/NOTES.md
+// The block method's wide post-scan (methods `block_wide`, `block_wide_votes`
+// and `block_wide_peers`, m <= 256): the pre-scan, the scan of the bucket x
+// tile matrix and the offsets are the block method's (with this kernel's
+// tile size); this kernel replaces block_postscan. Why it differs from block_postscan (bench/NOTES.md
 // multisplit step 17):
 //
 // * Bytes in flight. block_postscan loads 2,048 keys a block into registers
@@ -17,19 +17,24 @@
 //   (two thirds) the size, and the per-tile work (zeroing the rows, the scan
 //   over buckets) is spread over more items.
 // * Fewer shared-memory accesses per item, most of which meet 3-4-way bank
-//   conflicts at m = 256 (32 lanes on 256 words): the warps' exclusive
-//   counts are folded into the tile's bucket starts, so an item's place is
-//   one load (two in block_postscan); the staged tile carries no bucket
-//   bytes, as the scatter applies the bucket functor again to the staged key
-//   (bucket_ids_of, which reads ids by input position, stages them); and the
-//   scatter reads one output shift per item (three loads in block_postscan).
+//   conflicts at m = 256 (32 lanes on 256 words): an item's place is one
+//   load after the peer-mask rank (the warps' exclusive counts are folded
+//   into the tile's bucket starts; two loads in block_postscan), or none
+//   with the votes rank, which counts first and places each item by ballots
+//   and one atomicAdd by the lowest lane of its group (no mask word to set,
+//   read and clear); the staged tile carries no bucket bytes, as the scatter
+//   applies the bucket functor again to the staged key (bucket_ids_of, which
+//   reads ids by input position, stages them); and the scatter reads one
+//   output shift per item (three loads in block_postscan).
 //
 // A tile's path: its keys (and values) in shared memory; bucket of each
-// item; per warp, peer-mask ranks (peer_rank) into a row of counters; per
-// bucket, the warps' counts turned into each warp's first tile place of the
-// bucket (start of the bucket in the tile + earlier warps' counts); each
-// item's tile place; the tile staged in bucket order over the rank's rows;
-// coalesced writes at the tile's matrix base of each bucket.
+// item; per warp, a row of counters: peer masks rank into it (peer_rank)
+// and, per bucket, the warps' counts become each warp's first tile place of
+// the bucket (start of the bucket in the tile + earlier warps' counts),
+// added to the ranks; or the votes count into it first, the counts become
+// the first places, and vote_place hands out the places; the tile staged
+// in bucket order over the rank's rows; coalesced writes at the tile's
+// matrix base of each bucket.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -38,6 +43,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "primitives/multisplit/detail/block_rank.cuh"
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/tile_load.cuh"
 #include "primitives/multisplit/detail/warp_rank.cuh"
@@ -115,8 +121,10 @@ __device__ __forceinline__ void wide_bucket_starts(Storage& s, std::uint32_t m, 
 
 /// Splits tile t, already in `in` (and visible to every thread): rank,
 /// stage in bucket order, write. `base`: this thread's bucket's output index
-/// for the tile (threads < m). All threads call.
-template <int Warps, int Items, class Storage, class Tile, class Key, class Value, class BucketOf>
+/// for the tile (threads < m). How: tile_rank::peer_masks ranks by
+/// peer_rank, then adds each warp's first places; tile_rank::votes counts
+/// first and places by vote_place. All threads call.
+template <int Warps, int Items, tile_rank How, class Storage, class Tile, class Key, class Value, class BucketOf>
 __device__ __forceinline__ void split_wide_tile(Storage& s, const Tile& in, std::size_t t, std::size_t n,
                                                 std::uint32_t m, const BucketOf& bucket_of, std::uint32_t base,
                                                 Key* keys_out, Value* values_out) {
@@ -139,17 +147,35 @@ __device__ __forceinline__ void split_wide_tile(Storage& s, const Tile& in, std:
     if (tile_first + at < n) item[r] = min(bucket_of_item(bucket_of, in.keys[at], tile_first + at), m);
   }
   std::uint32_t* next = s.u.rank.next[warp];
-  std::uint32_t* masks = s.u.rank.masks[warp];
-  for (unsigned b = lane_id(); b < m; b += 32) next[b] = 0, masks[b] = 0;
-  __syncwarp();
+  if constexpr (How == tile_rank::peer_masks) {
+    // Rank first (peer_rank counts as it ranks), then add the warp's first places.
+    std::uint32_t* masks = s.u.rank.masks[warp];
+    for (unsigned b = lane_id(); b < m; b += 32) next[b] = 0, masks[b] = 0;
+    __syncwarp();
 #pragma unroll
-  for (int r = 0; r < Items; ++r) item[r] |= peer_rank(next, masks, item[r], item[r] < m) << kBucketBits;
-  __syncthreads();  // every warp's counts are in
-  wide_bucket_starts<Warps>(s, m, base);
-  __syncthreads();  // warps' first places and shifts are in
+    for (int r = 0; r < Items; ++r) item[r] |= peer_rank(next, masks, item[r], item[r] < m) << kBucketBits;
+    __syncthreads();  // every warp's counts are in
+    wide_bucket_starts<Warps>(s, m, base);
+    __syncthreads();  // warps' first places and shifts are in
 #pragma unroll
-  for (int r = 0; r < Items; ++r)
-    if ((item[r] & kBucketMask) < m) item[r] += next[item[r] & kBucketMask] << kBucketBits;
+    for (int r = 0; r < Items; ++r)
+      if ((item[r] & kBucketMask) < m) item[r] += next[item[r] & kBucketMask] << kBucketBits;
+  } else {
+    // Count first (one shared atomic an item), then place by votes straight
+    // from the warps' first places.
+    for (unsigned b = lane_id(); b < m; b += 32) next[b] = 0;
+    __syncwarp();
+#pragma unroll
+    for (int r = 0; r < Items; ++r)
+      if (item[r] < m) atomicAdd(&next[item[r]], 1u);
+    __syncthreads();  // every warp's counts are in
+    wide_bucket_starts<Warps>(s, m, base);
+    __syncthreads();  // warps' first places and shifts are in
+    const int bits = m <= 1 ? 0 : 32 - __clz(m - 1);
+#pragma unroll
+    for (int r = 0; r < Items; ++r)
+      item[r] |= vote_place(next, item[r] & kBucketMask, (item[r] & kBucketMask) < m, bits) << kBucketBits;
+  }
   __syncthreads();  // every place is read: the rows become the staged tile
 #pragma unroll
   for (int r = 0; r < Items; ++r) {
@@ -185,8 +211,10 @@ __device__ __forceinline__ void split_wide_tile(Storage& s, const Tile& in, std:
 /// one's items arrive by cp.async into the other buffer, and its bucket
 /// bases (read from the scanned bucket-major matrix, `tiles` columns) are
 /// read a tile ahead too. Tiles never wait on each other: every tile's bases
-/// come from the matrix. Dynamic shared memory: sizeof(wide_storage).
-template <int Warps, int Items, int MinBlocks, class Key, class Value, class BucketOf>
+/// come from the matrix. Dynamic shared memory: sizeof(wide_storage). One
+/// kernel per warp rank (How): with both ranks behind a runtime switch, the
+/// 64-register cap spilled 36-44 bytes for keys.
+template <int Warps, int Items, int MinBlocks, tile_rank How, class Key, class Value, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     wide_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                   std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t tiles) {
@@ -209,7 +237,7 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     const std::uint32_t next_base = next < tiles ? base_of(next) : 0u;
     __pipeline_wait_prior(1);
     __syncthreads();  // tile t is in for every thread; the previous tile's writes have read the staging
-    split_wide_tile<Warps, Items>(s, s.in[k], t, n, m, bucket_of, base, keys_out, values_out);
+    split_wide_tile<Warps, Items, How>(s, s.in[k], t, n, m, bucket_of, base, keys_out, values_out);
     base = next_base;
   }
 }

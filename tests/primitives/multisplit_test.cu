@@ -322,10 +322,11 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
       }
     }
   }
-  // And every edge size at the m where automatic first hands to block_wide,
-  // where block_wide's rank changes, and the last.
-  for (const std::uint32_t m :
-       {tuning::kWideMinBuckets, tuning::kWideVotesMinBuckets - 1, tuning::kWideVotesMinBuckets, 256u}) {
+  // And every edge size at the m where automatic first hands to block_wide
+  // (256 where tuning turns it off), at a power of two and one past one, and
+  // at the last (both ranks are forced: where block_wide switches ranks needs
+  // no m of its own).
+  for (const std::uint32_t m : {std::min(tuning::kWideMinBuckets, 256u), 64u, 129u, 256u}) {
     for (const bool pairs : {false, true}) {
       for (const std::size_t n :
            {std::size_t{0}, std::size_t{1}, std::size_t{2047}, std::size_t{3071}, std::size_t{3072}, std::size_t{3073},

@@ -93,12 +93,14 @@ struct tuning_sm90 {
   static constexpr std::uint32_t kWideMinBuckets = 32;
   /// block_wide's warp rank: votes (counts first, vote_place) from this m
   /// up, peer masks below: THE place to set from multisplit_bench's
-  /// block_wide_votes and block_wide_peers rows. Predicted (step 17): at
-  /// m >= 64 the peer masks' five shared accesses an item meet 2.5-3.5-way
-  /// bank conflicts and make the post-scan shared-memory bound (~29
-  /// wavefronts per 32 keys at m = 256 against ~15 with votes), while the
-  /// votes' extra ~25 instructions an item still leave it below the DRAM time.
-  static constexpr std::uint32_t kWideVotesMinBuckets = 64;
+  /// block_wide_votes and block_wide_peers rows. Predicted (step 17), so
+  /// 257 (peers everywhere): per 32 keys at m = 256 the peer masks cost ~29
+  /// shared-memory wavefronts (~1.0 ms of the post-scan over 2^28 keys, its
+  /// limit) and the votes ~15, but the votes' nine ballots cost ~49 more
+  /// instructions an item row (sm_90 code for 16 items: 2,320-2,800
+  /// instructions against 1,536-2,008 with peers), ~1.1-1.2 ms of issue at
+  /// every m; below m = 256 the masks' bank conflicts ease and peers lead.
+  static constexpr std::uint32_t kWideVotesMinBuckets = 257;
 };
 using tuning = tuning_sm90;
 

@@ -63,8 +63,9 @@ struct wide_storage {
     alignas(16) value_tile<Value, kTile> values;
   };
   struct rank_rows {
-    /// Per warp and bucket: peer_rank's counts, then the tile place of the
-    /// warp's first item of the bucket.
+    /// Per warp and bucket: the warp's count (peer_rank counts as it
+    /// ranks; the votes rank counts first), then the tile place of the
+    /// warp's first item of the bucket (the votes advance it as they place).
     std::uint32_t next[Warps][kMultisplitTileMaxBuckets];
     std::uint32_t masks[Warps][kMultisplitTileMaxBuckets];  ///< peer_rank's masks
   };
@@ -171,10 +172,9 @@ __device__ __forceinline__ void split_wide_tile(Storage& s, const Tile& in, std:
     __syncthreads();  // every warp's counts are in
     wide_bucket_starts<Warps>(s, m, base);
     __syncthreads();  // warps' first places and shifts are in
-    const int bits = m <= 1 ? 0 : 32 - __clz(m - 1);
 #pragma unroll
     for (int r = 0; r < Items; ++r)
-      item[r] |= vote_place(next, item[r] & kBucketMask, (item[r] & kBucketMask) < m, bits) << kBucketBits;
+      item[r] |= vote_place(next, item[r] & kBucketMask, (item[r] & kBucketMask) < m) << kBucketBits;
   }
   __syncthreads();  // every place is read: the rows become the staged tile
 #pragma unroll

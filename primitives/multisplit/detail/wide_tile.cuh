@@ -135,7 +135,8 @@ __device__ __forceinline__ void split_wide_tile(Storage& s, const Tile& in, std:
   // An item is valid when its bucket is below m: items past n and
   // out-of-range ids (counted by the pre-scan, dropped here) get bucket m.
   // After its rank an item's word is (tile place << 9) | bucket: one
-  // register an item, no flags (16 items' words fit 64 registers unspilled).
+  // register an item, no flags (with flags beside them, 16 items spilled
+  // 8-24 bytes at 64 registers; now 0-20).
   constexpr int kBucketBits = 9;  // buckets 0..256
   constexpr std::uint32_t kBucketMask = (1u << kBucketBits) - 1;
   static_assert(std::size_t{kTile} << kBucketBits <= std::size_t{1} << 32, "tile places fit the item word");

@@ -196,7 +196,7 @@ int main(int argc, char** argv) {
         else compute_ids<<<blocks_for(n), 256>>>(keys.data(), n, ub, ids.data());
         GRAPHKIT_CHECK_LAUNCH();
         const double cub = radix_ms(n, keys.data(), ref.data(), bits_for(m));
-        const multisplit_method chosen = multisplit_detail::resolve(multisplit_method::automatic, m, n);
+        const multisplit_method chosen = multisplit_detail::resolve(multisplit_method::automatic, m, n, false);
         for (const multisplit_method method : methods) {
           const double ms = t.median_ms(reps, [&] {
             if (skewed) multisplit_keys_async(keys.data(), out.data(), n, m, sb, d_offsets.data(), ws, nullptr, method);
@@ -230,7 +230,7 @@ int main(int argc, char** argv) {
         const double pcub = radix_ms(np, packed.data(), packed_out.data(), bits_for(m));
         unpack_pairs<<<blocks_for(np), 256>>>(packed_out.data(), np, ref.data(), work.data());
         GRAPHKIT_CHECK_LAUNCH();
-        const multisplit_method pair_chosen = multisplit_detail::resolve(multisplit_method::automatic, m, np);
+        const multisplit_method pair_chosen = multisplit_detail::resolve(multisplit_method::automatic, m, np, true);
         for (const multisplit_method method : methods) {
           const double pms = t.median_ms(reps, [&] {
             if (skewed)

@@ -26,8 +26,8 @@
 // (a stable CUB radix sort on the bucket-id bits; any m, the fallback past
 // 256), and `automatic`: warp for m = 1, block for 2 <= m <= 256 (onesweep
 // from tuning::kOnesweepMinBuckets up, which the H100 measurements put past
-// 256: it loses or ties below; block_wide from tuning::kWideMinBuckets up,
-// by prediction until measured), radix_sort beyond; all set in
+// 256: it loses or ties below; block_wide for keys alone from
+// tuning::kWideMinBuckets up, as measured), radix_sort beyond; all set in
 // detail/dispatch.cuh.
 // Offsets alone take the one-sweep histogram pass.
 //

@@ -85,12 +85,19 @@ struct tuning_sm90 {
       if (3 * std::size_t{kWarps} * 32 * items * bytes <= 72 * 1024) return items;
     return 4;
   }
-  /// `automatic` takes block_wide from this m up to 256 (where it is
-  /// predicted to beat block_peers and block_votes: step 17's prediction;
-  /// THE place to set from multisplit_bench's block_wide_* rows), the block
-  /// method with its warp rank below. One-tile inputs keep block's single
-  /// launch.
-  static constexpr std::uint32_t kWideMinBuckets = 32;
+  /// `automatic` takes block_wide for keys alone from this m up to 256,
+  /// the block method below and for pairs. Measured (H100, session 13,
+  /// 2^28 keys / 2^27 pairs, ratio to CUB, block -> block_wide_peers):
+  /// uniform keys m = 4 / 8 / 16 / 32 / 64 / 128 / 256 1.53 -> 1.71, 1.44 ->
+  /// 1.85, 1.41 -> 1.87, 1.33 -> 1.70, 1.32 -> 1.46, 1.16 -> 1.16, 0.93 ->
+  /// 0.99; skewed keys m = 4 1.52 -> 1.48, m = 8 / 16 / 32 / 64 / 128 / 256
+  /// 1.43 -> 1.47, 1.34 -> 1.47, 1.24 -> 1.44, 1.19 -> 1.43, 1.06 -> 1.35,
+  /// 0.89 -> 1.15. Pairs lose from m = 16 (uniform m = 32 / 64 / 128 / 256:
+  /// 1.36 -> 1.16, 1.08 -> 0.94, 0.88 -> 0.77, 0.70 -> 0.62): their tiles
+  /// are 3,072 pairs at 3 blocks per SM. One-tile inputs keep block's
+  /// single launch.
+  static constexpr std::uint32_t kWideMinBuckets = 8;
+  static constexpr bool kWidePairs = false;
   /// block_wide's warp rank: votes (counts first, vote_place) from this m
   /// up, peer masks below: THE place to set from multisplit_bench's
   /// block_wide_votes and block_wide_peers rows. Predicted (step 17), so
@@ -155,14 +162,15 @@ inline multisplit_method block_with_rank(std::uint32_t m) {
 
 /// The method that runs: `automatic` and `block` resolved (block as
 /// block_votes or block_peers), the others checked against m and n.
-inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std::size_t n) {
+/// `pairs`: values move with the keys.
+inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std::size_t n, bool pairs) {
   GRAPHKIT_EXPECTS(m != 0, "multisplit: the number of buckets must be at least 1");
   if (method == multisplit_method::automatic)
-    return m <= tuning::kWarpMethodMaxBuckets                          ? multisplit_method::warp
-           : m > kMultisplitBlockMaxBuckets                            ? multisplit_method::radix_sort
-           : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems ? multisplit_method::onesweep
-           : m >= tuning::kWideMinBuckets                              ? wide_with_rank(m)
-                                                                       : block_with_rank(m);
+    return m <= tuning::kWarpMethodMaxBuckets                               ? multisplit_method::warp
+           : m > kMultisplitBlockMaxBuckets                                 ? multisplit_method::radix_sort
+           : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems      ? multisplit_method::onesweep
+           : m >= tuning::kWideMinBuckets && (!pairs || tuning::kWidePairs) ? wide_with_rank(m)
+                                                                            : block_with_rank(m);
   if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)
     throw error("multisplit: the warp method takes at most 32 buckets, asked for " + std::to_string(m));
   if (splits_tiles(method) && m > kMultisplitBlockMaxBuckets)
@@ -313,7 +321,7 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   if (n >= std::numeric_limits<std::uint32_t>::max())
     throw error("multisplit: " + std::to_string(n) + " items; at most 2^32 - 2 are supported (32-bit offsets)");
   const bool automatic = method == multisplit_method::automatic;
-  method = resolve(method, m, n);
+  method = resolve(method, m, n, kHasValues<Value>);
   constexpr std::size_t kBlockTile = std::size_t{tuning::kWarps} * 32 * tuning::block_items<Key, Value>();
   // Offsets alone: the one-sweep histogram pass is the whole job (no matrix).
   if (automatic && offsets_only && (is_block(method) || is_wide(method)) && n < kOnesweepMaxItems)

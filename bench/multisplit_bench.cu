@@ -2,7 +2,8 @@
 // bucket ids (ceil(log2 m) bits) and, for m = 2, thrust::stable_partition,
 // all measured in this run. One row per method (warp for m <= 32,
 // block_votes and block_peers (the block method with each warp rank),
-// onesweep; `(auto)` marks the one `automatic` takes at this m and size;
+// block_wide_votes and block_wide_peers (the block method with the wide,
+// persistent post-scan, with each warp rank), onesweep; `(auto)` marks the one `automatic` takes at this m and size;
 // onesweep ranks as `block` does at that m). --methods picks some of them.
 // Every row's output is checked against the radix sort's (all are stable),
 // so no figure comes from a wrong answer.
@@ -13,12 +14,13 @@
 //   24: counting the values twice put pairs above the copy ceiling);
 //   per-tile state, 4 B words: warp and block write an m x units histogram
 //   matrix, scan it in and out and read it back (16 m B per unit; units of
-//   256 items for warp, 2,048 for block); onesweep zeroes, publishes and
+//   256 items for warp, 2,048 for block, 4,096 keys or 3,072 pairs for
+//   block_wide_*); onesweep zeroes, publishes and
 //   reads m look-back words per tile (12 m B per tile of 4,096 keys or
 //   2,048 pairs).
 //
 //   multisplit_bench [--log-keys 28] [--log-pairs 27] [--reps 10] [--buckets 2 4 ... 256]
-//                    [--methods warp block_votes block_peers onesweep]
+//                    [--methods warp block_votes block_peers block_wide_votes block_wide_peers onesweep]
 #include <CLI/CLI.hpp>
 
 #include <thrust/device_ptr.h>
@@ -84,13 +86,20 @@ const char* method_name(multisplit_method method) {
     case multisplit_method::radix_sort: return "radix_sort";
     case multisplit_method::block_votes: return "block_votes";
     case multisplit_method::block_peers: return "block_peers";
+    case multisplit_method::block_wide: return "block_wide";
+    case multisplit_method::block_wide_votes: return "block_wide_votes";
+    case multisplit_method::block_wide_peers: return "block_wide_peers";
     default: return "automatic";
   }
 }
 
 /// The methods a row can show, by the names method_name() gives them.
-constexpr multisplit_method kBenchMethods[] = {multisplit_method::warp, multisplit_method::block_votes,
-                                               multisplit_method::block_peers, multisplit_method::onesweep};
+constexpr multisplit_method kBenchMethods[] = {multisplit_method::warp,
+                                               multisplit_method::block_votes,
+                                               multisplit_method::block_peers,
+                                               multisplit_method::block_wide_votes,
+                                               multisplit_method::block_wide_peers,
+                                               multisplit_method::onesweep};
 
 /// Bytes `method` moves for n 32-bit keys (or pairs of 32-bit key and value)
 /// into m buckets: the formula in the header comment, with the tile sizes
@@ -106,6 +115,10 @@ double bytes_moved(multisplit_method method, std::size_t n, std::uint32_t m) {
     case multisplit_method::block_votes:
     case multisplit_method::block_peers:
       return data + 16.0 * m * tiles(32 * tuning::kWarps * tuning::block_items<std::uint32_t, Value>());
+    case multisplit_method::block_wide:
+    case multisplit_method::block_wide_votes:
+    case multisplit_method::block_wide_peers:
+      return data + 16.0 * m * tiles(32 * tuning::kWarps * tuning::wide_items<std::uint32_t, Value>());
     case multisplit_method::onesweep:
       return data + 12.0 * m * tiles(32 * tuning::kWarps * tuning::onesweep_items<std::uint32_t, Value>());
     default: return data;
@@ -127,7 +140,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> wanted;
   for (const multisplit_method method : kBenchMethods) wanted.push_back(method_name(method));
   app.add_option("--methods", wanted, "the methods to run (warp only where m <= 32)")
-      ->check(CLI::IsMember({"warp", "block_votes", "block_peers", "onesweep"}))
+      ->check(CLI::IsMember({"warp", "block_votes", "block_peers", "block_wide_votes", "block_wide_peers", "onesweep"}))
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {
@@ -183,7 +196,7 @@ int main(int argc, char** argv) {
         else compute_ids<<<blocks_for(n), 256>>>(keys.data(), n, ub, ids.data());
         GRAPHKIT_CHECK_LAUNCH();
         const double cub = radix_ms(n, keys.data(), ref.data(), bits_for(m));
-        const multisplit_method chosen = multisplit_detail::resolve(multisplit_method::automatic, m, n);
+        const multisplit_method chosen = multisplit_detail::resolve(multisplit_method::automatic, m, n, false);
         for (const multisplit_method method : methods) {
           const double ms = t.median_ms(reps, [&] {
             if (skewed) multisplit_keys_async(keys.data(), out.data(), n, m, sb, d_offsets.data(), ws, nullptr, method);
@@ -217,7 +230,7 @@ int main(int argc, char** argv) {
         const double pcub = radix_ms(np, packed.data(), packed_out.data(), bits_for(m));
         unpack_pairs<<<blocks_for(np), 256>>>(packed_out.data(), np, ref.data(), work.data());
         GRAPHKIT_CHECK_LAUNCH();
-        const multisplit_method pair_chosen = multisplit_detail::resolve(multisplit_method::automatic, m, np);
+        const multisplit_method pair_chosen = multisplit_detail::resolve(multisplit_method::automatic, m, np, true);
         for (const multisplit_method method : methods) {
           const double pms = t.median_ms(reps, [&] {
             if (skewed)

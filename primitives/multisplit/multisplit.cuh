@@ -17,13 +17,17 @@
 // ballots or by peer masks (one shared-memory atomicOr an item), a
 // shared-memory scan combines the warps; m <= 256; `block_votes` and
 // `block_peers` force the warp rank, which `block` and `onesweep` choose by m),
+// `block_wide` (m <= 256: the block method's pre-scan and scan on wider
+// tiles, then a persistent post-scan that loads the next tile by cp.async
+// while it splits the current one; see detail/wide_tile.cuh),
 // `onesweep` (m <= 256, fewer than 2^30 items: a histogram pass, then one
 // pass in which each tile ranks its items, gets its per-bucket offsets by
 // decoupled look-back and scatters; see detail/onesweep.cuh), `radix_sort`
 // (a stable CUB radix sort on the bucket-id bits; any m, the fallback past
 // 256), and `automatic`: warp for m = 1, block for 2 <= m <= 256 (onesweep
 // from tuning::kOnesweepMinBuckets up, which the H100 measurements put past
-// 256: it loses or ties below), radix_sort beyond; all set in
+// 256: it loses or ties below; block_wide for keys alone from
+// tuning::kWideMinBuckets up, as measured), radix_sort beyond; all set in
 // detail/dispatch.cuh.
 // Offsets alone take the one-sweep histogram pass.
 //
@@ -58,8 +62,24 @@ namespace graphkit {
 /// block_votes and block_peers are the block method with its warp rank
 /// forced (see block_multisplit_tile's tile_rank); `block` takes the one
 /// that dispatch.cuh's tuning sets for m. They are there to be measured
-/// side by side (multisplit_bench).
-enum class multisplit_method { automatic, warp, block, radix_sort, onesweep, block_votes, block_peers };
+/// side by side (multisplit_bench). block_wide is the block method with
+/// the wide post-scan (detail/wide_tile.cuh: persistent blocks, tiles of
+/// 4,096 keys or 3,072 pairs arriving by cp.async while the previous tile
+/// is split); m <= 256. block_wide_votes (counts first, then places by
+/// votes) and block_wide_peers (peer-mask ranks) force its warp rank,
+/// which block_wide chooses by m.
+enum class multisplit_method {
+  automatic,
+  warp,
+  block,
+  radix_sort,
+  onesweep,
+  block_votes,
+  block_peers,
+  block_wide,
+  block_wide_votes,
+  block_wide_peers,
+};
 
 /// Largest m the warp and block methods take; radix_sort takes any m < 2^32.
 inline constexpr std::uint32_t kMultisplitWarpMaxBuckets = 32;

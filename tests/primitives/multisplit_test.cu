@@ -31,13 +31,24 @@ struct u64_bucket {
   }
 };
 
-constexpr multisplit_method kAllMethods[] = {multisplit_method::warp,        multisplit_method::block,
-                                             multisplit_method::block_votes, multisplit_method::block_peers,
-                                             multisplit_method::onesweep,    multisplit_method::radix_sort,
+constexpr multisplit_method kAllMethods[] = {multisplit_method::warp,
+                                             multisplit_method::block,
+                                             multisplit_method::block_votes,
+                                             multisplit_method::block_peers,
+                                             multisplit_method::block_wide,
+                                             multisplit_method::block_wide_votes,
+                                             multisplit_method::block_wide_peers,
+                                             multisplit_method::onesweep,
+                                             multisplit_method::radix_sort,
                                              multisplit_method::automatic};
-// The methods that rank tiles with block_multisplit_tile, each warp rank forced or chosen by m.
-constexpr multisplit_method kTileMethods[] = {multisplit_method::block_votes, multisplit_method::block_peers,
-                                              multisplit_method::block, multisplit_method::onesweep};
+// The methods that rank tiles with block_multisplit_tile, each warp rank
+// forced or chosen by m, and the wide post-scan with each of its ranks.
+constexpr multisplit_method kTileMethods[] = {
+    multisplit_method::block_votes, multisplit_method::block_peers,      multisplit_method::block,
+    multisplit_method::block_wide,  multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
+    multisplit_method::onesweep};
+// The wide post-scan's two warp ranks, forced.
+constexpr multisplit_method kWideMethods[] = {multisplit_method::block_wide_votes, multisplit_method::block_wide_peers};
 
 bool method_takes(multisplit_method method, std::uint32_t m) {
   switch (method) {
@@ -45,6 +56,9 @@ bool method_takes(multisplit_method method, std::uint32_t m) {
     case multisplit_method::block:
     case multisplit_method::block_votes:
     case multisplit_method::block_peers:
+    case multisplit_method::block_wide:
+    case multisplit_method::block_wide_votes:
+    case multisplit_method::block_wide_peers:
     case multisplit_method::onesweep: return m <= kMultisplitBlockMaxBuckets;
     default: return true;
   }
@@ -58,6 +72,9 @@ const char* name(multisplit_method method) {
     case multisplit_method::onesweep: return "onesweep";
     case multisplit_method::block_votes: return "block_votes";
     case multisplit_method::block_peers: return "block_peers";
+    case multisplit_method::block_wide: return "block_wide";
+    case multisplit_method::block_wide_votes: return "block_wide_votes";
+    case multisplit_method::block_wide_peers: return "block_wide_peers";
     default: return "automatic";
   }
 }
@@ -268,6 +285,81 @@ TEST(Multisplit, TileRanksOnManyTiles) {
       const auto ids = make_ids(n, m, p, rng);
       for (const multisplit_method method : {multisplit_method::block_votes, multisplit_method::block_peers}) {
         check_split(ids, m, method, p == pattern::zipf, false, ws);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// The wide post-scan (block_wide), each warp rank forced, at every m from 2 to 256, keys and pairs,
+// uniform and skewed ids: sizes 0 and 1, a tile's size (4,096 keys or 3,072
+// pairs) and one either side, several tiles plus a tail, and ids out of
+// range inside warps; functor and precomputed ids (the staged tile carries
+// the ids of bucket_ids_of, and the functor is applied again otherwise).
+TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  using multisplit_detail::tuning;
+  for (std::uint32_t m = 2; m <= 256; ++m) {
+    for (const bool pairs : {false, true}) {
+      const std::size_t tile = std::size_t{tuning::kWarps} * 32 *
+                               (pairs ? tuning::wide_items<std::uint32_t, std::uint32_t>()
+                                      : tuning::wide_items<std::uint32_t, multisplit_detail::no_value>());
+      // Every m: one size drawn from the edges, one of several tiles and a tail.
+      const std::size_t edges[] = {0, 1, 31, tile - 1, tile, tile + 1};
+      for (const std::size_t n : {edges[rng() % 6], 3 * tile + 1 + rng() % (tile - 1)}) {
+        for (const pattern p : {pattern::uniform, pattern::skewed}) {
+          auto ids = make_ids(n, m, p, rng);
+          if (m % 3 == 0) spoil_ids(ids, m, 11, rng);
+          for (const multisplit_method method : kWideMethods) {
+            check_split(ids, m, method, pairs, m % 4 == 1, ws);
+            if (HasFatalFailure()) return;
+          }
+        }
+      }
+    }
+  }
+  // And every edge size at the m where automatic first hands to block_wide
+  // (256 where tuning turns it off), at a power of two and one past one, and
+  // at the last (both ranks are forced: where block_wide switches ranks needs
+  // no m of its own).
+  for (const std::uint32_t m : {std::min(tuning::kWideMinBuckets, 256u), 64u, 129u, 256u}) {
+    for (const bool pairs : {false, true}) {
+      for (const std::size_t n :
+           {std::size_t{0}, std::size_t{1}, std::size_t{2047}, std::size_t{3071}, std::size_t{3072}, std::size_t{3073},
+            std::size_t{4095}, std::size_t{4096}, std::size_t{4097}}) {
+        for (const pattern p : {pattern::uniform, pattern::skewed, pattern::one_bucket}) {
+          const auto ids = make_ids(n, m, p, rng);
+          for (const multisplit_method method : kWideMethods) {
+            check_split(ids, m, method, pairs, n % 2 == 0, ws);
+            if (HasFatalFailure()) return;
+          }
+        }
+      }
+    }
+  }
+}
+
+// block_wide's persistent blocks split several tiles each, through both
+// cp.async buffers in turn: inputs of several resident waves (a wave is
+// about 132 SMs x 4 blocks x 4,096 keys on an H100), uniform, skewed and
+// Zipf ids, with out-of-range ids.
+TEST(Multisplit, BlockWideManyTilesPerBlock) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  const std::size_t n = (std::size_t{1} << 23) + rng() % 100000;
+  for (const std::uint32_t m : {33u, 128u, 256u}) {
+    for (const pattern p : {pattern::uniform, pattern::skewed, pattern::zipf}) {
+      auto ids = make_ids(n, m, p, rng);
+      if (p == pattern::zipf) spoil_ids(ids, m, 1000, rng);
+      for (const multisplit_method method : kWideMethods) {
+        check_split(ids, m, method, p != pattern::uniform, p == pattern::skewed, ws);
         if (HasFatalFailure()) return;
       }
     }
@@ -574,6 +666,9 @@ TEST(Multisplit, BadArgumentsAreErrors) {
   EXPECT_THROW(
       (void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::onesweep),
       error);
+  for (const multisplit_method wide :
+       {multisplit_method::block_wide, multisplit_method::block_wide_votes, multisplit_method::block_wide_peers})
+    EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, wide), error);
   // 30-bit look-back counts: refused before anything is read.
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), std::size_t{1} << 30, 4, mod_bucket{4}, ws, nullptr,
                                      multisplit_method::onesweep),

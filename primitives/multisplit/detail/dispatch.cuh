@@ -5,13 +5,16 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include <algorithm>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "primitives/common/error.hpp"
 #include "primitives/common/launch.hpp"
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/onesweep.cuh"
+#include "primitives/multisplit/detail/wide_tile.cuh"
 
 namespace graphkit {
 
@@ -69,6 +72,42 @@ struct tuning_sm90 {
   /// within 3% either way from m = 32 on. So peers for 32 <= m <= 128.
   static constexpr std::uint32_t kPeerMasksMinBuckets = 32;
   static constexpr std::uint32_t kPeerMasksMaxBuckets = 128;
+  /// The wide post-scan (block_wide, detail/wide_tile.cuh): items per
+  /// thread, the most of 16, 12, 8 and 4 whose three tiles (two cp.async
+  /// buffers and the staging) fit 72 KB: 16 for 32-bit keys (4,096-key
+  /// tiles, 51,408 B of shared memory a block, 4 blocks per SM), 12 for
+  /// pairs of 32-bit words (3,072, 75,952 B, 3 blocks per SM). Predicted,
+  /// not measured (bench/NOTES.md multisplit step 17).
+  template <class Key, class Value>
+  static constexpr int wide_items() {
+    constexpr std::size_t bytes = sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0);
+    for (const int items : {16, 12, 8})
+      if (3 * std::size_t{kWarps} * 32 * items * bytes <= 72 * 1024) return items;
+    return 4;
+  }
+  /// `automatic` takes block_wide for keys alone from this m up to 256,
+  /// the block method below and for pairs. Measured (H100, session 13,
+  /// 2^28 keys / 2^27 pairs, ratio to CUB, block -> block_wide_peers):
+  /// uniform keys m = 4 / 8 / 16 / 32 / 64 / 128 / 256 1.53 -> 1.71, 1.44 ->
+  /// 1.85, 1.41 -> 1.87, 1.33 -> 1.70, 1.32 -> 1.46, 1.16 -> 1.16, 0.93 ->
+  /// 0.99; skewed keys m = 4 1.52 -> 1.48, m = 8 / 16 / 32 / 64 / 128 / 256
+  /// 1.43 -> 1.47, 1.34 -> 1.47, 1.24 -> 1.44, 1.19 -> 1.43, 1.06 -> 1.35,
+  /// 0.89 -> 1.15. Pairs lose from m = 16 (uniform m = 32 / 64 / 128 / 256:
+  /// 1.36 -> 1.16, 1.08 -> 0.94, 0.88 -> 0.77, 0.70 -> 0.62): their tiles
+  /// are 3,072 pairs at 3 blocks per SM. One-tile inputs keep block's
+  /// single launch.
+  static constexpr std::uint32_t kWideMinBuckets = 8;
+  static constexpr bool kWidePairs = false;
+  /// block_wide's warp rank: votes (counts first, vote_place) from this m
+  /// up, peer masks below: THE place to set from multisplit_bench's
+  /// block_wide_votes and block_wide_peers rows. Predicted (step 17), so
+  /// 257 (peers everywhere): per 32 keys at m = 256 the peer masks cost ~29
+  /// shared-memory wavefronts (~1.0 ms of the post-scan over 2^28 keys, its
+  /// limit) and the votes ~15, but the votes' nine ballots cost ~49 more
+  /// instructions an item row (sm_90 code for 16 items: 2,320-2,800
+  /// instructions against 1,536-2,008 with peers), ~1.1-1.2 ms of issue at
+  /// every m; below m = 256 the masks' bank conflicts ease and peers lead.
+  static constexpr std::uint32_t kWideVotesMinBuckets = 257;
 };
 using tuning = tuning_sm90;
 
@@ -77,6 +116,31 @@ inline int id_bits(std::uint32_t m) { return m <= 1 ? 0 : 32 - __builtin_clz(m -
 inline bool is_block(multisplit_method method) {
   return method == multisplit_method::block || method == multisplit_method::block_votes ||
          method == multisplit_method::block_peers;
+}
+
+/// The block method with the wide post-scan, its warp rank chosen or forced.
+inline bool is_wide(multisplit_method method) {
+  return method == multisplit_method::block_wide || method == multisplit_method::block_wide_votes ||
+         method == multisplit_method::block_wide_peers;
+}
+
+/// The methods whose tiles block_multisplit_tile or the wide post-scan split: m <= 256.
+inline bool splits_tiles(multisplit_method method) {
+  return is_block(method) || is_wide(method) || method == multisplit_method::onesweep;
+}
+
+/// The wide post-scan's warp rank: forced by block_wide_votes and
+/// block_wide_peers, chosen by m (tuning::kWideVotesMinBuckets) otherwise.
+inline tile_rank wide_rank_of(multisplit_method method, std::uint32_t m) {
+  if (method == multisplit_method::block_wide_votes) return tile_rank::votes;
+  if (method == multisplit_method::block_wide_peers) return tile_rank::peer_masks;
+  return m >= tuning::kWideVotesMinBuckets ? tile_rank::votes : tile_rank::peer_masks;
+}
+
+/// `block_wide` with the rank it takes at m made explicit (multisplit_bench's "(auto)" mark).
+inline multisplit_method wide_with_rank(std::uint32_t m) {
+  return wide_rank_of(multisplit_method::block_wide, m) == tile_rank::votes ? multisplit_method::block_wide_votes
+                                                                            : multisplit_method::block_wide_peers;
 }
 
 /// The warp rank of a block or one-sweep split: forced by block_votes and
@@ -98,21 +162,25 @@ inline multisplit_method block_with_rank(std::uint32_t m) {
 
 /// The method that runs: `automatic` and `block` resolved (block as
 /// block_votes or block_peers), the others checked against m and n.
-inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std::size_t n) {
+/// `pairs`: values move with the keys.
+inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std::size_t n, bool pairs) {
   GRAPHKIT_EXPECTS(m != 0, "multisplit: the number of buckets must be at least 1");
   if (method == multisplit_method::automatic)
-    return m <= tuning::kWarpMethodMaxBuckets                          ? multisplit_method::warp
-           : m > kMultisplitBlockMaxBuckets                            ? multisplit_method::radix_sort
-           : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems ? multisplit_method::onesweep
-                                                                       : block_with_rank(m);
+    return m <= tuning::kWarpMethodMaxBuckets                               ? multisplit_method::warp
+           : m > kMultisplitBlockMaxBuckets                                 ? multisplit_method::radix_sort
+           : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems      ? multisplit_method::onesweep
+           : m >= tuning::kWideMinBuckets && (!pairs || tuning::kWidePairs) ? wide_with_rank(m)
+                                                                            : block_with_rank(m);
   if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)
     throw error("multisplit: the warp method takes at most 32 buckets, asked for " + std::to_string(m));
-  if ((is_block(method) || method == multisplit_method::onesweep) && m > kMultisplitBlockMaxBuckets)
+  if (splits_tiles(method) && m > kMultisplitBlockMaxBuckets)
     throw error("multisplit: the block and onesweep methods take at most 256 buckets, asked for " + std::to_string(m));
   if (method == multisplit_method::onesweep && n >= kOnesweepMaxItems)
     throw error("multisplit: the onesweep method takes fewer than 2^30 items (30-bit look-back counts), asked for " +
                 std::to_string(n));
-  return method == multisplit_method::block ? block_with_rank(m) : method;
+  return method == multisplit_method::block        ? block_with_rank(m)
+         : method == multisplit_method::block_wide ? wide_with_rank(m)
+                                                   : method;
 }
 
 using graphkit::blocks_for;
@@ -187,6 +255,65 @@ void onesweep_split(const Key* keys_in, const Value* values_in, Key* keys_out, V
   GRAPHKIT_CHECK_LAUNCH();
 }
 
+/// The block methods' global scan: `histogram` (m x units + 1 cells,
+/// bucket-major, the last one zero) to exclusive sums in place, then the
+/// m + 1 offsets (each bucket's base in unit 0, and the total).
+inline void scan_matrix(std::uint32_t* histogram, std::size_t cells, std::size_t units, std::uint32_t m,
+                        std::uint32_t* offsets, multisplit_workspace& ws, cudaStream_t stream) {
+  std::size_t temp_bytes = 0;
+  GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, histogram, histogram, cells, stream));
+  void* temp = ws.scratch(ws.cub_temp_, temp_bytes);
+  GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, histogram, histogram, cells, stream));
+  gather_offsets<<<blocks_for(std::size_t{m} + 1, 256), 256, 0, stream>>>(histogram, units, m, offsets);
+  GRAPHKIT_CHECK_LAUNCH();
+}
+
+/// The block method with the wide post-scan (block_wide, detail/wide_tile.cuh):
+/// the pre-scan and the matrix scan on tiles of tuning::wide_items(), then
+/// a persistent grid of wide_postscan (as many blocks as stay resident,
+/// at most one per tile), which needs more than the 48 KB of static shared
+/// memory.
+template <class Key, class Value, class BucketOf>
+void wide_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
+                cudaStream_t stream, bool offsets_only, tile_rank rank) {
+  constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
+  constexpr int kItems = tuning::wide_items<Key, Value>();
+  constexpr std::size_t kTile = std::size_t{kThreads} * kItems;
+  using storage = wide_storage<kWarps, kItems, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  // As many blocks per SM as the H100's 228 KB of shared memory hold (1 KB
+  // of it reserved per block), at most 4: the register cap follows.
+  constexpr int kMinBlocks = std::clamp(static_cast<int>(228 * 1024 / (sizeof(storage) + 1024)), 1, 4);
+  const std::size_t tiles = (n + kTile - 1) / kTile;
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
+  const std::size_t cells = std::size_t{m} * tiles + 1;  // + 1: the scan's total lands there
+  std::uint32_t* histogram = ws.scratch(ws.histogram_, cells);
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(histogram + cells - 1, 0, sizeof(std::uint32_t), stream));
+  if (tiles > 0) {
+    block_prescan<kWarps, kItems><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
+        keys_in, n, m, bucket_of, histogram, tiles, reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0,
+        ws.out_of_range_.data());
+    GRAPHKIT_CHECK_LAUNCH();
+  }
+  scan_matrix(histogram, cells, tiles, m, offsets, ws, stream);
+  if (offsets_only || tiles == 0) return;
+  // One kernel per warp rank, each with its own attribute and occupancy.
+  const auto launch = [&]<tile_rank How>() {
+    const auto kernel = wide_postscan<kWarps, kItems, kMinBlocks, How, Key, Value, BucketOf>;
+    static const unsigned per_sm = [&] {
+      GRAPHKIT_CUDA_TRY(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sizeof(storage))));
+      return resident_blocks_per_sm(kernel, kThreads, sizeof(storage));
+    }();
+    const auto grid = static_cast<unsigned>(std::min<std::size_t>(tiles, std::size_t{per_sm} * device_sm_count()));
+    kernel<<<grid, kThreads, sizeof(storage), stream>>>(keys_in, values_in, keys_out, values_out, n, m, bucket_of,
+                                                        histogram, tiles);
+  };
+  if (rank == tile_rank::votes) launch.template operator()<tile_rank::votes>();
+  else launch.template operator()<tile_rank::peer_masks>();
+  GRAPHKIT_CHECK_LAUNCH();
+}
+
 template <class Key, class Value, class BucketOf>
 void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n, std::uint32_t m,
          BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws, cudaStream_t stream,
@@ -194,13 +321,17 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   if (n >= std::numeric_limits<std::uint32_t>::max())
     throw error("multisplit: " + std::to_string(n) + " items; at most 2^32 - 2 are supported (32-bit offsets)");
   const bool automatic = method == multisplit_method::automatic;
-  method = resolve(method, m, n);
+  method = resolve(method, m, n, kHasValues<Value>);
   constexpr std::size_t kBlockTile = std::size_t{tuning::kWarps} * 32 * tuning::block_items<Key, Value>();
   // Offsets alone: the one-sweep histogram pass is the whole job (no matrix).
-  if (automatic && offsets_only && is_block(method) && n < kOnesweepMaxItems) method = multisplit_method::onesweep;
+  if (automatic && offsets_only && (is_block(method) || is_wide(method)) && n < kOnesweepMaxItems)
+    method = multisplit_method::onesweep;
   // One block tile: the block method's single-launch path (block_postscan).
-  if (automatic && !offsets_only && method == multisplit_method::onesweep && n <= kBlockTile)
+  if (automatic && !offsets_only && (method == multisplit_method::onesweep || is_wide(method)) && n <= kBlockTile)
     method = block_with_rank(m);
+  if (is_wide(method))
+    return wide_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only,
+                      wide_rank_of(method, m));
   const tile_rank rank = rank_of(method, m);
   if (method == multisplit_method::onesweep)
     return onesweep_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only,
@@ -239,12 +370,7 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
           ws.out_of_range_.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
-  std::size_t temp_bytes = 0;
-  GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, histogram, histogram, cells, stream));
-  void* temp = ws.scratch(ws.cub_temp_, temp_bytes);
-  GRAPHKIT_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, histogram, histogram, cells, stream));
-  gather_offsets<<<blocks_for(std::size_t{m} + 1, 256), 256, 0, stream>>>(histogram, units, m, offsets);
-  GRAPHKIT_CHECK_LAUNCH();
+  scan_matrix(histogram, cells, units, m, offsets, ws, stream);
   if (offsets_only || grid == 0) return;
   if (warp_method)
     warp_postscan<kWarps, tuning::kWarpItems><<<grid, kWarps * 32, 0, stream>>>(

@@ -106,6 +106,43 @@ __device__ __forceinline__ std::uint32_t peer_rank(std::uint32_t* warp_counts, s
   return before + below;
 }
 
+/// Lanes (among the valid ones) whose bucket equals this lane's, for any
+/// m <= 256: same_bucket_lanes with all eight votes taken, none skipped by a
+/// warp-uniform test and branch (~2 instructions a bit): a valid bucket's
+/// bits at and above ceil(log2 m) are 0, so those votes keep every valid
+/// lane (invalid lanes, whose bits may be set, are out from the first vote).
+__device__ __forceinline__ unsigned same_bucket_lanes_of_256(std::uint32_t bucket, bool valid) {
+  unsigned same = __ballot_sync(kFullMask, valid);
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const bool bit = (bucket >> i) & 1u;
+    const unsigned vote = __ballot_sync(kFullMask, bit);
+    same &= bit ? vote : ~vote;
+  }
+  return same;
+}
+
+/// Places by votes, for any m <= 256, in a warp-private row of counters that
+/// already holds, per bucket, the place of the warp's next item of that
+/// bucket (the counts came first: Onesweep's "early counts" order, as in
+/// CUB's radix rank on sm_90): the lanes that share this lane's bucket
+/// (same_bucket_lanes_of_256: 9 ballots, no shared memory), and one shared
+/// atomicAdd by the lowest of them, whose old value a shuffle hands to its
+/// peers. Two shared accesses fewer per item than peer_rank (no mask word
+/// to set, read and clear) for ~3 instructions per ballot: at m = 256 the
+/// masks' accesses meet 3-4-way bank conflicts (bench/NOTES.md multisplit
+/// step 17). Stable like peer_rank. Invalid lanes touch no memory and get
+/// no meaningful place.
+__device__ __forceinline__ std::uint32_t vote_place(std::uint32_t* next, std::uint32_t bucket, bool valid) {
+  const unsigned same = same_bucket_lanes_of_256(bucket, valid);
+  const unsigned below = __popc(same & lanes_below());
+  std::uint32_t first = 0;
+  if (valid && below == 0) first = atomicAdd(&next[bucket], static_cast<std::uint32_t>(__popc(same)));
+  first = __shfl_sync(kFullMask, first, __ffs(same) - 1);  // an invalid lane's source lane is any lane
+  __syncwarp();  // the counter advanced before the next call's lowest peer (another lane, maybe) reads it
+  return first + below;
+}
+
 /// Adds this warp's count of out-of-range bucket ids to the global counter.
 __device__ __forceinline__ void report_out_of_range(std::uint32_t bad, std::uint32_t* counter) {
 #pragma unroll

@@ -1,0 +1,246 @@
+// The block method's wide post-scan (methods `block_wide`, `block_wide_votes`
+// and `block_wide_peers`, m <= 256): the pre-scan, the scan of the bucket x
+// tile matrix and the offsets are the block method's (with this kernel's
+// tile size); this kernel replaces block_postscan. Why it differs from block_postscan (bench/NOTES.md
+// multisplit step 17):
+//
+// * Bytes in flight. block_postscan loads 2,048 keys a block into registers
+//   and then ranks them with no load in flight, so an SM has its loads
+//   outstanding only while a block is between tiles: 8 KB a block, 4 blocks.
+//   Here the blocks are persistent and each tile's items arrive by cp.async
+//   into one of two shared-memory buffers while the tile before is split, so
+//   every resident block always has a whole tile (16 KB of keys, 24 KB of
+//   pairs) in flight.
+// * Wider tiles: 4,096 keys or 3,072 pairs of 32-bit words (2,048 in
+//   block_postscan), so a bucket's run per tile is 2x (1.5x) longer at m = 256
+//   (16 keys, 12 pairs: fewer partly written sectors), the matrix is half
+//   (two thirds) the size, and the per-tile work (zeroing the rows, the scan
+//   over buckets) is spread over more items.
+// * Fewer shared-memory accesses per item, most of which meet 3-4-way bank
+//   conflicts at m = 256 (32 lanes on 256 words): an item's place is one
+//   load after the peer-mask rank (the warps' exclusive counts are folded
+//   into the tile's bucket starts; two loads in block_postscan), or none
+//   with the votes rank, which counts first and places each item by ballots
+//   and one atomicAdd by the lowest lane of its group (no mask word to set,
+//   read and clear); the staged tile carries no bucket bytes, as the scatter
+//   applies the bucket functor again to the staged key (bucket_ids_of, which
+//   reads ids by input position, stages them); and the scatter reads one
+//   output shift per item (three loads in block_postscan).
+//
+// A tile's path: its keys (and values) in shared memory; bucket of each
+// item; per warp, a row of counters: peer masks rank into it (peer_rank)
+// and, per bucket, the warps' counts become each warp's first tile place of
+// the bucket (start of the bucket in the tile + earlier warps' counts),
+// added to the ranks; or the votes count into it first, the counts become
+// the first places, and vote_place hands out the places; the tile staged
+// in bucket order over the rank's rows; coalesced writes at the tile's
+// matrix base of each bucket.
+#pragma once
+
+#include <cub/block/block_scan.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "primitives/multisplit/detail/block_rank.cuh"
+#include "primitives/multisplit/detail/kernels.cuh"
+#include "primitives/multisplit/detail/tile_load.cuh"
+#include "primitives/multisplit/detail/warp_rank.cuh"
+
+namespace graphkit::multisplit_detail {
+
+/// Shared memory of wide_postscan, for tiles of Warps * 32 * Items items:
+/// two tiles as read (the cp.async double buffer), the tile in bucket order
+/// over the rank's rows (the rows are dead once every item has its place),
+/// and per bucket the output shift (output index minus tile place).
+/// StageBuckets: the bucket ids travel with the staged tile (bucket_ids_of).
+template <int Warps, int Items, class Key, class Value, bool StageBuckets>
+struct wide_storage {
+  static constexpr int kTile = Warps * 32 * Items;
+  struct input_tile {
+    alignas(16) Key keys[kTile];
+    alignas(16) value_tile<Value, kTile> values;
+  };
+  struct rank_rows {
+    /// Per warp and bucket: the warp's count (peer_rank counts as it
+    /// ranks; the votes rank counts first), then the tile place of the
+    /// warp's first item of the bucket (the votes advance it as they place).
+    std::uint32_t next[Warps][kMultisplitTileMaxBuckets];
+    std::uint32_t masks[Warps][kMultisplitTileMaxBuckets];  ///< peer_rank's masks
+  };
+  struct staged_tile {
+    Key keys[kTile];
+    value_tile<Value, kTile> values;
+    std::uint8_t buckets[StageBuckets ? kTile : 1];
+  };
+  input_tile in[2];
+  union {
+    rank_rows rank;
+    staged_tile staged;
+  } u;
+  /// Output index of bucket b's tile place 0 (mod 2^32: base - tile start).
+  std::uint32_t shift[kMultisplitTileMaxBuckets];
+  std::uint32_t total;  ///< the tile's valid items
+  typename cub::BlockScan<std::uint32_t, Warps * 32>::TempStorage scan;
+};
+
+/// Starts the copy of tile t (its keys, and values for pairs) into `in`.
+template <int Threads, class Tile, class Key, class Value>
+__device__ __forceinline__ void load_wide_tile(Tile& in, const Key* keys, const Value* values, std::size_t n,
+                                               std::size_t t) {
+  constexpr int kTile = static_cast<int>(sizeof(in.keys) / sizeof(Key));
+  load_tile_async<Threads, kTile>(keys, n, t * kTile, in.keys);
+  if constexpr (kHasValues<Value>) load_tile_async<Threads, kTile>(values, n, t * kTile, in.values);
+}
+
+/// After the warps' ranks (rows.next holds each warp's counts): per bucket b
+/// (thread b), the tile's start of b by a block scan of the buckets' totals;
+/// rows.next[w][b] becomes the tile place of warp w's first item of b, and
+/// shift[b] = base - start, where `base` is the bucket's output index for
+/// this tile (the scanned matrix). All threads call; m <= Warps * 32.
+template <int Warps, class Storage>
+__device__ __forceinline__ void wide_bucket_starts(Storage& s, std::uint32_t m, std::uint32_t base) {
+  std::uint32_t before[Warps];  // earlier warps' items of bucket threadIdx.x
+  std::uint32_t total = 0;
+  if (threadIdx.x < m) {
+#pragma unroll
+    for (int w = 0; w < Warps; ++w) {
+      before[w] = total;
+      total += s.u.rank.next[w][threadIdx.x];
+    }
+  }
+  std::uint32_t start = 0, all = 0;
+  cub::BlockScan<std::uint32_t, Warps * 32>(s.scan).ExclusiveSum(total, start, all);
+  if (threadIdx.x < m) {
+#pragma unroll
+    for (int w = 0; w < Warps; ++w) s.u.rank.next[w][threadIdx.x] = start + before[w];
+    s.shift[threadIdx.x] = base - start;
+  }
+  if (threadIdx.x == 0) s.total = all;
+}
+
+/// Splits tile t, already in `in` (and visible to every thread): rank,
+/// stage in bucket order, write. `base`: this thread's bucket's output index
+/// for the tile (threads < m). How: tile_rank::peer_masks ranks by
+/// peer_rank, then adds each warp's first places; tile_rank::votes counts
+/// first and places by vote_place. All threads call.
+template <int Warps, int Items, tile_rank How, class Storage, class Tile, class Key, class Value, class BucketOf>
+__device__ __forceinline__ void split_wide_tile(Storage& s, const Tile& in, std::size_t t, std::size_t n,
+                                                std::uint32_t m, const BucketOf& bucket_of, std::uint32_t base,
+                                                Key* keys_out, Value* values_out) {
+  constexpr bool kStageBuckets = std::is_same_v<BucketOf, bucket_ids_of>;
+  constexpr int kThreads = Warps * 32, kTile = Warps * 32 * Items;
+  const unsigned warp = threadIdx.x / 32;
+  // An item is valid when its bucket is below m: items past n and
+  // out-of-range ids (counted by the pre-scan, dropped here) get bucket m.
+  // After its rank an item's word is (tile place << 9) | bucket: one
+  // register an item, no flags (with flags beside them, 16 items spilled
+  // 8-24 bytes at 64 registers; now 0-20).
+  constexpr int kBucketBits = 9;  // buckets 0..256
+  constexpr std::uint32_t kBucketMask = (1u << kBucketBits) - 1;
+  static_assert(std::size_t{kTile} << kBucketBits <= std::size_t{1} << 32, "tile places fit the item word");
+  std::uint32_t item[Items];
+  const std::size_t tile_first = t * kTile;
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    const unsigned at = (warp * Items + r) * 32 + lane_id();  // warp-contiguous, as peer_rank's stability needs
+    item[r] = m;
+    if (tile_first + at < n) item[r] = min(bucket_of_item(bucket_of, in.keys[at], tile_first + at), m);
+  }
+  std::uint32_t* next = s.u.rank.next[warp];
+  if constexpr (How == tile_rank::peer_masks) {
+    // Rank first (peer_rank counts as it ranks), then add the warp's first places.
+    std::uint32_t* masks = s.u.rank.masks[warp];
+    for (unsigned b = lane_id(); b < m; b += 32) next[b] = 0, masks[b] = 0;
+    __syncwarp();
+#pragma unroll
+    for (int r = 0; r < Items; ++r) item[r] |= peer_rank(next, masks, item[r], item[r] < m) << kBucketBits;
+    __syncthreads();  // every warp's counts are in
+    wide_bucket_starts<Warps>(s, m, base);
+    __syncthreads();  // warps' first places and shifts are in
+#pragma unroll
+    for (int r = 0; r < Items; ++r)
+      if ((item[r] & kBucketMask) < m) item[r] += next[item[r] & kBucketMask] << kBucketBits;
+  } else {
+    // Count first (one shared atomic an item), then place by votes straight
+    // from the warps' first places.
+    for (unsigned b = lane_id(); b < m; b += 32) next[b] = 0;
+    __syncwarp();
+#pragma unroll
+    for (int r = 0; r < Items; ++r)
+      if (item[r] < m) atomicAdd(&next[item[r]], 1u);
+    __syncthreads();  // every warp's counts are in
+    wide_bucket_starts<Warps>(s, m, base);
+    __syncthreads();  // warps' first places and shifts are in
+#pragma unroll
+    for (int r = 0; r < Items; ++r)
+      item[r] |= vote_place(next, item[r] & kBucketMask, (item[r] & kBucketMask) < m) << kBucketBits;
+  }
+  __syncthreads();  // every place is read: the rows become the staged tile
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    const std::uint32_t b = item[r] & kBucketMask, place = item[r] >> kBucketBits;
+    if (b < m) {
+      const unsigned at = (warp * Items + r) * 32 + lane_id();
+      s.u.staged.keys[place] = in.keys[at];
+      if constexpr (kHasValues<Value>) s.u.staged.values[place] = in.values[at];
+      if constexpr (kStageBuckets) s.u.staged.buckets[place] = static_cast<std::uint8_t>(b);
+    }
+  }
+  __syncthreads();
+  // Consecutive threads take consecutive places of one bucket's run (mostly):
+  // the writes coalesce.
+  const std::uint32_t total = s.total;
+#pragma unroll 4  // fully unrolled, the hoisted loads of 16 items spilled at 64 registers
+  for (int r = 0; r < Items; ++r) {
+    const std::uint32_t i = r * kThreads + threadIdx.x;
+    if (i < total) {
+      const Key key = s.u.staged.keys[i];
+      std::uint32_t b;
+      if constexpr (kStageBuckets) b = s.u.staged.buckets[i];
+      else b = static_cast<std::uint32_t>(bucket_of(key));
+      const std::uint32_t dst = s.shift[b] + i;
+      keys_out[dst] = key;
+      if constexpr (kHasValues<Value>) values_out[dst] = s.u.staged.values[i];
+    }
+  }
+}
+
+/// The wide post-scan: a persistent grid (at most `tiles` blocks); block
+/// `blockIdx.x` splits tiles blockIdx.x, + gridDim.x, ... while the next
+/// one's items arrive by cp.async into the other buffer, and its bucket
+/// bases (read from the scanned bucket-major matrix, `tiles` columns) are
+/// read a tile ahead too. Tiles never wait on each other: every tile's bases
+/// come from the matrix. Dynamic shared memory: sizeof(wide_storage). One
+/// kernel per warp rank (How): with both ranks behind a runtime switch, the
+/// 64-register cap spilled 36-44 bytes for keys.
+template <int Warps, int Items, int MinBlocks, tile_rank How, class Key, class Value, class BucketOf>
+__global__ void __launch_bounds__(Warps * 32, MinBlocks)
+    wide_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                  std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t tiles) {
+  static_assert(Warps * 32 >= kMultisplitTileMaxBuckets, "wide_bucket_starts takes one bucket a thread");
+  using storage = wide_storage<Warps, Items, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  constexpr int kThreads = Warps * 32;
+  extern __shared__ uint4 wide_shared[];
+  storage& s = *reinterpret_cast<storage*>(wide_shared);
+  const auto base_of = [&](std::size_t t) { return threadIdx.x < m ? scanned[threadIdx.x * tiles + t] : 0u; };
+
+  std::size_t t = blockIdx.x;
+  load_wide_tile<kThreads>(s.in[0], keys_in, values_in, n, t);
+  __pipeline_commit();
+  std::uint32_t base = base_of(t);
+  for (int k = 0; t < tiles; t += gridDim.x, k ^= 1) {
+    // Buffer k ^ 1 was last read before the previous tile's final barrier.
+    const std::size_t next = t + gridDim.x;
+    if (next < tiles) load_wide_tile<kThreads>(s.in[k ^ 1], keys_in, values_in, n, next);
+    __pipeline_commit();  // possibly empty: the wait below always leaves the newest group pending
+    const std::uint32_t next_base = next < tiles ? base_of(next) : 0u;
+    __pipeline_wait_prior(1);
+    __syncthreads();  // tile t is in for every thread; the previous tile's writes have read the staging
+    split_wide_tile<Warps, Items, How>(s, s.in[k], t, n, m, bucket_of, base, keys_out, values_out);
+    base = next_base;
+  }
+}
+
+}  // namespace graphkit::multisplit_detail

@@ -91,21 +91,27 @@ TEST(SsspGpu, RoadNetworkRome99) {
   expect_matches_oracle(g, 1000, {delta_choice::mode::adaptive, 0});
 }
 
+/// A path of 3,001 vertices whose first 7 are also hubs (out-degree ~430
+/// each, so their edges are cut into chunks), weights 1..6.
+csr_graph path_with_hubs() {
+  std::vector<std::tuple<vertex_t, vertex_t, weight_t>> edges;
+  for (vertex_t v = 1; v <= 3000; ++v) edges.emplace_back(v - 1, v, 1);
+  for (vertex_t v = 7; v <= 3000; ++v) edges.emplace_back(v % 7, v, 2 + v % 5);
+  return make(3001, edges);
+}
+
 // Relaxing ahead within a round (local_queue) at every depth, from none to
-// past the queue's room, with few and many blocks; the star makes hubs enter
+// past the queue's room, with few and many blocks; the path with hubs makes hubs enter
 // a warp's queue (they go on to the next frontier) and floods the queue.
 TEST(SsspGpu, RelaxDepthsAndBlockCountsMatchBoost) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
-  std::vector<std::tuple<vertex_t, vertex_t, weight_t>> star;
-  for (vertex_t v = 1; v <= 3000; ++v) star.emplace_back(v - 1, v, 1);
-  for (vertex_t v = 7; v <= 3000; ++v) star.emplace_back(v % 7, v, 2 + v % 5);  // hubs 0..6: out-degree ~430
   const std::pair<const char*, csr_graph> graphs[] = {
       {"grid:40x300", generated("grid:40x300", seed, 255)},
       {"rmat:12", generated("rmat:12", seed, 255)},
       {"uniform:12:2", generated("uniform:12:2", seed, 100000)},
-      {"path with hubs", make(3001, star)},
+      {"path with hubs", path_with_hubs()},
       {"rome99", to_csr(load_graph(test::dataset("rome99.gr")).graph)},
   };
   for (const auto& [name, g] : graphs) {
@@ -124,7 +130,7 @@ TEST(SsspGpu, RelaxDepthsAndBlockCountsMatchBoost) {
 
 // Edge rows (a lane per edge of a vertex's first 4): vertices with edges
 // past the row (the uniform graph's degrees reach ~20, the road's 9, the
-// star's hubs ~430, cut into chunks from the frontier or sent on from a
+// path's hubs ~430, cut into chunks from the frontier or sent on from a
 // warp's queue), at several relax depths and block counts; and the auto
 // choice: rows on a grid, not on a road (18% of its vertices have 5+ edges)
 // nor on R-MAT.
@@ -132,15 +138,12 @@ TEST(SsspGpu, EdgeRowsMatchBoost) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
-  std::vector<std::tuple<vertex_t, vertex_t, weight_t>> star;
-  for (vertex_t v = 1; v <= 3000; ++v) star.emplace_back(v - 1, v, 1);
-  for (vertex_t v = 7; v <= 3000; ++v) star.emplace_back(v % 7, v, 2 + v % 5);
   const std::pair<const char*, csr_graph> graphs[] = {
       {"grid:40x300", generated("grid:40x300", seed, 255)},
       {"road:13", generated("road:13", seed, 0)},
       {"uniform:12:6", generated("uniform:12:6", seed, 100000)},
       {"rmat:12", generated("rmat:12", seed, 255)},
-      {"path with hubs", make(3001, star)},
+      {"path with hubs", path_with_hubs()},
       {"rome99", to_csr(load_graph(test::dataset("rome99.gr")).graph)},
   };
   using rows = solver_tuning::edge_rows_mode;
@@ -173,21 +176,18 @@ TEST(SsspGpu, EdgeRowsMatchBoost) {
 // The in-phase pool (apps/sssp/gpu/pool.cuh): on and off, with rows and
 // without, with one block (its warps alone publish and take), a few, and the
 // whole GPU; a pool of 1, 16 or 1000 slots sends the rest to the next round
-// (its overflow path), and the star's hubs, taken from the pool, are cut
+// (its overflow path), and the hubs of the path with hubs, taken from the pool, are cut
 // into chunks there. stats.pool says whether it ran: only where the relax
 // depth is above 0.
 TEST(SsspGpu, InPhasePoolMatchesBoost) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
-  std::vector<std::tuple<vertex_t, vertex_t, weight_t>> star;
-  for (vertex_t v = 1; v <= 3000; ++v) star.emplace_back(v - 1, v, 1);
-  for (vertex_t v = 7; v <= 3000; ++v) star.emplace_back(v % 7, v, 2 + v % 5);
   const std::pair<const char*, csr_graph> graphs[] = {
       {"grid:60x200", generated("grid:60x200", seed, 255)},
       {"road:14", generated("road:14", seed, 0)},
       {"rmat:12", generated("rmat:12", seed, 255)},
-      {"path with hubs", make(3001, star)},
+      {"path with hubs", path_with_hubs()},
   };
   using rows = solver_tuning::edge_rows_mode;
   for (const auto& [name, g] : graphs) {

@@ -4,14 +4,15 @@
 // the hopscotch and the bucketed cuckoo map; mixed insert / erase / find batches; and the seed
 // article's experiment (4M-key batches into a 2^27-slot table up to load 0.95).
 //
-//   hash_bench [--cuco PATH] [--reps N] [--only linear|linear-erase|hopscotch|cuckoo]
+//   hash_bench [--cuco PATH] [--reps N] [--only linear|linear-erase|hopscotch|cuckoo|cuckoo-mixed]
 //
 // --cuco runs PATH (a copy of ../shared/anchors/cuco_bench) before anything
 // else and prints its figures beside ours with the ratio; without it, the
 // figures PERFORMANCE.md records for the H100 stand in, labelled as such.
 // --only runs one map's rows (its sweep and mixed rows; the seed article's
 // batches are linear probing's; linear-erase runs only the table of
-// linear-probing erase walks, step 25). Linear probing's sweep runs once per walk:
+// linear-probing erase walks, step 25; cuckoo-mixed only the bucketed cuckoo
+// map's mixed rows, both insert modes of step 26). Linear probing's sweep runs once per walk:
 // a thread per key, and tiles of 2, 4 and 8 lanes per key in every bulk kernel,
 // then tile-4 inserts with the refill walk's finds and erases (step 22). Every
 // row also erases the first half of its keys, as cuco's erase does. The
@@ -262,8 +263,9 @@ void cuckoo_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings& c
 /// GLHT's mixed workloads: a batch of insert / erase / find shares in one
 /// kernel on a table filled to `load` first; every insert is of a new key and
 /// every erase of a present one, so the counts are known.
-template <class Map>
-void mixed_rows(const char* name, std::size_t n, double load, bench::gpu_timer& t, int reps) {
+template <class Map, class Configure = void (*)(Map&)>
+void mixed_rows(
+    const char* name, std::size_t n, double load, bench::gpu_timer& t, int reps, Configure configure = [](Map&) {}) {
   const std::size_t capacity = static_cast<std::size_t>(n / load);
   for (const auto& [ins, era] : {std::pair{20, 20}, std::pair{40, 40}}) {
     std::vector<hop_op> ops(n);
@@ -280,6 +282,7 @@ void mixed_rows(const char* name, std::size_t n, double load, bench::gpu_timer& 
     sequential_keys<<<blocks_for(n), 256>>>(keys.data(), values.data(), 1, n);
     GRAPHKIT_CHECK_LAUNCH();
     Map map(capacity);
+    configure(map);
     hash_counts counts;
     const double ms = t.median_ms(
         reps, [&] { map.apply_async(d_ops.data(), n, results.data(), counts); },
@@ -341,10 +344,10 @@ ceilings measure_ceilings(bench::gpu_timer& t, int reps) {
 }
 
 int usage(const char* why) {
-  std::fprintf(
-      stderr,
-      "hash_bench: %s\nusage: hash_bench [--cuco PATH] [--reps N] [--only linear|linear-erase|hopscotch|cuckoo]\n",
-      why);
+  std::fprintf(stderr,
+               "hash_bench: %s\nusage: hash_bench [--cuco PATH] [--reps N] [--only "
+               "linear|linear-erase|hopscotch|cuckoo|cuckoo-mixed]\n",
+               why);
   return 2;
 }
 
@@ -361,8 +364,9 @@ int main(int argc, char** argv) {
     else return usage(("unknown or incomplete argument '" + arg + "'").c_str());
   }
   if (reps < 1) return usage("--reps takes a count of at least 1");
-  if (!only.empty() && only != "linear" && only != "linear-erase" && only != "hopscotch" && only != "cuckoo")
-    return usage(("--only takes linear, linear-erase, hopscotch or cuckoo, not '" + only + "'").c_str());
+  if (!only.empty() && only != "linear" && only != "linear-erase" && only != "hopscotch" && only != "cuckoo" &&
+      only != "cuckoo-mixed")
+    return usage(("--only takes linear, linear-erase, hopscotch, cuckoo or cuckoo-mixed, not '" + only + "'").c_str());
   const auto runs = [&](const char* map) { return only.empty() || only == map; };
   try {
     // cuco first, while this process holds no GPU memory yet.
@@ -395,7 +399,15 @@ int main(int argc, char** argv) {
     if (runs("hopscotch")) mixed_rows<hopscotch_map<4>>("hopscotch, tile 4", n / 4, 0.9, t, reps);
     if (runs("hopscotch")) mixed_rows<hopscotch_map<32>>("hopscotch, tile 32", n / 4, 0.9, t, reps);
     // The cuckoo map keeps erased keys in their slots too; its locked inserts reuse them.
-    if (runs("cuckoo")) mixed_rows<bucketed_cuckoo_map<>>("bucketed cuckoo", n / 4, 0.9, t, reps);
+    // Step 26: inserts with both buckets full take both locks, or bucket 1's alone to reuse a dead slot.
+    if (runs("cuckoo") || only == "cuckoo-mixed")
+      mixed_rows<bucketed_cuckoo_map<>>(
+          "bucketed cuckoo, two locks", n / 4, 0.9, t, reps,
+          [](bucketed_cuckoo_map<>& m) { m.set_mixed_insert(cuckoo_mixed_insert::two_locks); });
+    if (runs("cuckoo") || only == "cuckoo-mixed")
+      mixed_rows<bucketed_cuckoo_map<>>(
+          "bucketed cuckoo, first-bucket lock", n / 4, 0.9, t, reps,
+          [](bucketed_cuckoo_map<>& m) { m.set_mixed_insert(cuckoo_mixed_insert::first_lock); });
     // Linear probing keeps erased keys in their slots: from 0.9 a 40% insert share would fill the table.
     if (runs("linear")) mixed_rows<lp_map>("linear probing", n / 4, 0.5, t, reps);
 

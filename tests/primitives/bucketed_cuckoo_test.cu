@@ -731,11 +731,19 @@ TEST(BucketedCuckoo, MixedBatchFollowsTheDocumentedSemantics) {
 /// of a new key, every erase of a present one, so each result, the counts and
 /// the final table are known exactly. Inserts must reuse erased keys' slots
 /// (the table stays at 0.9 live, nearly full counting dead keys), through the
-/// locked path, while those erases run in the same kernel.
-void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed) {
-  SCOPED_TRACE(testing::Message() << "mixed " << insert_share << "/" << erase_share << " from 0.9");
-  const std::size_t n = 1 << 16, capacity = static_cast<std::size_t>(n / 0.9);
-  cuckoo map(capacity);
+/// locked path, while those erases run in the same kernel. `mode` is the
+/// insert path of full buckets (step 26), `load` the starting load, and each
+/// new key is inserted `copies` times in the batch (duplicates racing each
+/// other: one result kHashInserted, the others kHashUpdated, one copy stored).
+template <class Map = cuckoo>
+void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed,
+                     cuckoo_mixed_insert mode = cuckoo_mixed_insert::two_locks, double load = 0.9, int copies = 1) {
+  SCOPED_TRACE(testing::Message() << "mixed " << insert_share << "/" << erase_share << " from " << load << ", mode "
+                                  << static_cast<int>(mode) << ", " << copies << " copies of each insert");
+  const std::size_t n = 1 << 16, capacity = static_cast<std::size_t>(n / load);
+  Map map(capacity);
+  map.set_mixed_insert(mode);
+  ASSERT_EQ(map.mixed_insert(), mode);
   const std::vector<std::uint32_t> keys = distinct_keys(3 * n, seed);
   std::vector<std::uint32_t> old_keys(keys.begin(), keys.begin() + n), old_values(n);
   for (std::size_t i = 0; i < n; ++i) old_values[i] = static_cast<std::uint32_t>(i);
@@ -752,12 +760,20 @@ void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed) {
     const auto pick = static_cast<int>(rng() % 100);
     const bool absent = rng() % 8 == 0;
     const std::uint32_t never = keys[2 * n + rng() % n];
-    if (pick < insert_share) ops.push_back({hash_op_kind::insert, keys[next_new++], 7}), ++inserts;
-    else if (pick < insert_share + erase_share && absent) ops.push_back({hash_op_kind::erase, never, 0});
-    else if (pick < insert_share + erase_share) ops.push_back({hash_op_kind::erase, old_keys[next_old++], 0}), ++erases;
-    else if (rng() % 4 == 0) ops.push_back({hash_op_kind::find, never, 0});
-    else ops.push_back({hash_op_kind::find, old_keys[rng() % n], 0});
+    if (pick < insert_share) {
+      for (int c = 0; c < copies; ++c) ops.push_back({hash_op_kind::insert, keys[next_new], 7});
+      ++next_new, ++inserts;
+    } else if (pick < insert_share + erase_share && absent) {
+      ops.push_back({hash_op_kind::erase, never, 0});
+    } else if (pick < insert_share + erase_share) {
+      ops.push_back({hash_op_kind::erase, old_keys[next_old++], 0}), ++erases;
+    } else if (rng() % 4 == 0) {
+      ops.push_back({hash_op_kind::find, never, 0});
+    } else {
+      ops.push_back({hash_op_kind::find, old_keys[rng() % n], 0});
+    }
   }
+  if (copies > 1) std::shuffle(ops.begin(), ops.end(), rng);  // copies apart, in no order
   std::unordered_map<std::uint32_t, std::size_t> old_index;
   for (std::size_t i = 0; i < n; ++i) old_index[old_keys[i]] = i;
   device_buffer<op> d_ops{std::span<const op>(ops)};
@@ -767,10 +783,14 @@ void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed) {
   const hash_result r = counts.result();
   const std::vector<std::uint32_t> results = d_results.to_host();
   std::size_t bad_inserts = 0, bad_erases = 0, bad_absent_erases = 0, missed_finds = 0, bad_absent_finds = 0;
+  std::unordered_map<std::uint32_t, int> added;  // new key -> inserts that reported it added
   for (std::size_t o = 0; o < ops.size(); ++o) {
     const auto old = old_index.find(ops[o].key);
     const bool is_old = old != old_index.end();
-    if (ops[o].kind == hash_op_kind::insert) bad_inserts += results[o] != kHashInserted;
+    if (ops[o].kind == hash_op_kind::insert) {
+      added[ops[o].key] += results[o] == kHashInserted;
+      bad_inserts += results[o] != kHashInserted && results[o] != kHashUpdated;
+    }
     if (ops[o].kind == hash_op_kind::erase && is_old) bad_erases += results[o] != kHashErased;
     if (ops[o].kind == hash_op_kind::erase && !is_old) bad_absent_erases += results[o] != kHashAbsent;
     if (ops[o].kind == hash_op_kind::find && !is_old) bad_absent_finds += results[o] != kEmptyValue;
@@ -780,8 +800,11 @@ void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed) {
       missed_finds += old->second < next_old ? results[o] != i && results[o] != kEmptyValue : results[o] != i;
     }
   }
+  std::size_t not_added_once = 0;
+  for (const auto& [k, times] : added) not_added_once += times != 1;
   EXPECT_EQ(r.failed, 0u);
-  EXPECT_EQ(bad_inserts, 0u) << "inserts of new keys that did not return kHashInserted";
+  EXPECT_EQ(bad_inserts, 0u) << "inserts of new keys that reported neither added nor updated";
+  EXPECT_EQ(not_added_once, 0u) << "new keys not reported added exactly once (a key stored twice, or lost)";
   EXPECT_EQ(bad_erases, 0u) << "erases of present keys that did not return kHashErased";
   EXPECT_EQ(bad_absent_erases, 0u) << "erases of never-inserted keys that did not return kHashAbsent";
   EXPECT_EQ(missed_finds, 0u) << "finds of present keys that missed (or read a wrong value)";
@@ -798,13 +821,33 @@ void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed) {
   for (const std::uint32_t v : find_all(map, fresh)) ASSERT_EQ(v, 7u) << "an inserted key is missing";
 }
 
+constexpr cuckoo_mixed_insert kMixedModes[] = {cuckoo_mixed_insert::two_locks, cuckoo_mixed_insert::first_lock};
+
 TEST(BucketedCuckoo, MixedBatchesFromLoad90KeepExactCounts) {
   GRAPHKIT_REQUIRE_GPU();
-  const std::uint64_t seed = test::fresh_seed();
-  GRAPHKIT_SEED_TRACE(seed);
-  mixed_from_full(20, 20, seed);
-  mixed_from_full(40, 40, seed + 1);
-  mixed_from_full(45, 45, seed + 2);
+  for (const cuckoo_mixed_insert mode : kMixedModes) {
+    const std::uint64_t seed = test::fresh_seed();
+    GRAPHKIT_SEED_TRACE(seed);
+    mixed_from_full(20, 20, seed, mode);
+    mixed_from_full(40, 40, seed + 1, mode);
+    mixed_from_full(45, 45, seed + 2, mode);
+  }
+}
+
+// Step 26's first-bucket lock against the cases it must keep: each new key
+// inserted 4 times in the batch (copies racing in the lock-free claims, the
+// first-bucket lock and the locked path), keys on a sixteenth of the buckets
+// (that part at 0.9: few, contended locks), and a table filled to 0.97.
+TEST(BucketedCuckoo, MixedBatchesWithDuplicatesSkewAndLoad97KeepExactCounts) {
+  GRAPHKIT_REQUIRE_GPU();
+  for (const cuckoo_mixed_insert mode : kMixedModes) {
+    const std::uint64_t seed = test::fresh_seed();
+    GRAPHKIT_SEED_TRACE(seed);
+    mixed_from_full(40, 40, seed, mode, 0.9, 4);
+    mixed_from_full<bucketed_cuckoo_map<std::uint32_t, std::uint32_t, skewed_hash>>(40, 40, seed + 1, mode, 0.9 / 16);
+    mixed_from_full(20, 20, seed + 2, mode, 0.97);
+    mixed_from_full(40, 40, seed + 3, mode, 0.97, 2);
+  }
 }
 
 TEST(BucketedCuckoo, InsertAndEraseOfOneKeyInOneBatchApplyInSomeOrder) {

@@ -217,7 +217,8 @@ __global__ void __launch_bounds__(kBlock)
   hash_detail::block_add({erased}, {hash_detail::kErased}, counts);
 }
 
-template <class Ref, class Key, class Value>
+/// A mixed batch; Mode says how inserts with both buckets full go on.
+template <cuckoo_mixed_insert Mode, class Ref, class Key, class Value>
 __global__ void __launch_bounds__(kBlock)
     apply_kernel(Ref t, const hash_op<Key, Value>* ops, std::size_t n, Value* results, unsigned long long* counts) {
   unsigned long long inserted = 0, failed = 0, sentinel = 0, erased = 0;
@@ -229,7 +230,9 @@ __global__ void __launch_bounds__(kBlock)
       sentinel += lead;
       result = op.kind == hash_op_kind::find ? t.empty_value : Value{kHashFailed};
     } else if (op.kind == hash_op_kind::insert) {
-      const std::uint32_t outcome = t.insert(tile, op.key, op.value);
+      const std::uint32_t outcome = Mode == cuckoo_mixed_insert::first_lock
+                                        ? t.insert_first_lock(tile, op.key, op.value)
+                                        : t.insert(tile, op.key, op.value);
       inserted += lead && outcome == kHashInserted;
       failed += lead && outcome == kHashFailed;
       result = static_cast<Value>(outcome);
@@ -436,8 +439,12 @@ void bucketed_cuckoo_map<Key, Value, Hash>::apply_async(const op_type* d_ops, st
   counts.reset(stream);
   if (n == 0) return;
   reset_give_up(stream);
-  cuckoo_detail::apply_kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(
-      counting_ref(counts), d_ops, n, d_results, counts.data());
+  using cuckoo_detail::apply_kernel;
+  const auto kernel = mixed_insert_ == cuckoo_mixed_insert::first_lock
+                          ? apply_kernel<cuckoo_mixed_insert::first_lock, ref_type, Key, Value>
+                          : apply_kernel<cuckoo_mixed_insert::two_locks, ref_type, Key, Value>;
+  kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(counting_ref(counts), d_ops, n, d_results,
+                                                                           counts.data());
   GRAPHKIT_CHECK_LAUNCH();
 }
 

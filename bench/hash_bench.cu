@@ -12,7 +12,7 @@
 // --only runs one map's rows (its sweep and mixed rows; the seed article's
 // batches are linear probing's; linear-erase runs only the table of
 // linear-probing erase walks, step 25; cuckoo-mixed only the bucketed cuckoo
-// map's mixed rows, both insert modes of step 26). Linear probing's sweep runs once per walk:
+// map's mixed rows, the insert modes of steps 26-27). Linear probing's sweep runs once per walk:
 // a thread per key, and tiles of 2, 4 and 8 lanes per key in every bulk kernel,
 // then tile-4 inserts with the refill walk's finds and erases (step 22). Every
 // row also erases the first half of its keys, as cuco's erase does. The
@@ -408,6 +408,11 @@ int main(int argc, char** argv) {
       mixed_rows<bucketed_cuckoo_map<>>(
           "bucketed cuckoo, first-bucket lock", n / 4, 0.9, t, reps,
           [](bucketed_cuckoo_map<>& m) { m.set_mixed_insert(cuckoo_mixed_insert::first_lock); });
+    // Step 27: the bulk insert's passes over the batch (lock-free first pass, full-bucket inserts settled after it).
+    if (runs("cuckoo") || only == "cuckoo-mixed")
+      mixed_rows<bucketed_cuckoo_map<>>(
+          "bucketed cuckoo, two passes", n / 4, 0.9, t, reps,
+          [](bucketed_cuckoo_map<>& m) { m.set_mixed_insert(cuckoo_mixed_insert::two_pass); });
     // Linear probing keeps erased keys in their slots: from 0.9 a 40% insert share would fill the table.
     if (runs("linear")) mixed_rows<lp_map>("linear probing", n / 4, 0.5, t, reps);
 

@@ -724,6 +724,9 @@ TEST(BucketedCuckoo, MixedBatchFollowsTheDocumentedSemantics) {
   GRAPHKIT_SEED_TRACE(seed);
   cuckoo map(1 << 15);
   test::expect_mixed_batch_semantics(map, 1 << 15, seed);
+  cuckoo two_pass(1 << 15);
+  two_pass.set_mixed_insert(cuckoo_mixed_insert::two_pass);
+  test::expect_mixed_batch_semantics(two_pass, 1 << 15, seed + 1);
 }
 
 /// The bench's mixed batch (hash_bench, 40/40/20 from load 0.9: the row that
@@ -821,7 +824,8 @@ void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed,
   for (const std::uint32_t v : find_all(map, fresh)) ASSERT_EQ(v, 7u) << "an inserted key is missing";
 }
 
-constexpr cuckoo_mixed_insert kMixedModes[] = {cuckoo_mixed_insert::two_locks, cuckoo_mixed_insert::first_lock};
+constexpr cuckoo_mixed_insert kMixedModes[] = {cuckoo_mixed_insert::two_locks, cuckoo_mixed_insert::first_lock,
+                                               cuckoo_mixed_insert::two_pass};
 
 TEST(BucketedCuckoo, MixedBatchesFromLoad90KeepExactCounts) {
   GRAPHKIT_REQUIRE_GPU();
@@ -850,14 +854,17 @@ TEST(BucketedCuckoo, MixedBatchesWithDuplicatesSkewAndLoad97KeepExactCounts) {
   }
 }
 
-TEST(BucketedCuckoo, InsertAndEraseOfOneKeyInOneBatchApplyInSomeOrder) {
-  GRAPHKIT_REQUIRE_GPU();
+/// Every key of a table at 0.8 gets an insert and an erase in one batch
+/// (half of them present before): each pair must follow one of the two
+/// orders, and the counts and size must agree. `mode`: apply_async's path.
+void insert_and_erase_of_one_key(cuckoo_mixed_insert mode) {
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
   const std::size_t capacity = 1 << 14, n = capacity * 8 / 10;
   const std::vector<std::uint32_t> keys = distinct_keys(n, seed);
   // Even keys start present with value 1; every key gets an insert (value 2) and an erase.
   cuckoo map(capacity);
+  map.set_mixed_insert(mode);
   std::vector<std::uint32_t> even;
   for (std::size_t i = 0; i < n; i += 2) even.push_back(keys[i]);
   const std::vector<std::uint32_t> ones(even.size(), 1);
@@ -899,6 +906,117 @@ TEST(BucketedCuckoo, InsertAndEraseOfOneKeyInOneBatchApplyInSomeOrder) {
   EXPECT_EQ(r.inserted, inserted);
   EXPECT_EQ(r.erased, erased);
   EXPECT_EQ(map.size(), live);
+}
+
+TEST(BucketedCuckoo, InsertAndEraseOfOneKeyInOneBatchApplyInSomeOrder) {
+  GRAPHKIT_REQUIRE_GPU();
+  for (const cuckoo_mixed_insert mode : kMixedModes) {
+    SCOPED_TRACE(testing::Message() << "mode " << static_cast<int>(mode));
+    insert_and_erase_of_one_key(mode);
+  }
+}
+
+/// Whether some order of one key's operations (indices into ops) explains
+/// their results and the key's value after the batch (`after`; kEmptyValue:
+/// absent), from its value before it (`before`): the header's batch
+/// semantics, under which the operations on one key apply in some order.
+bool some_order_explains(std::vector<std::size_t> mine, const std::vector<op>& ops,
+                         const std::vector<std::uint32_t>& results, std::uint32_t before, std::uint32_t after) {
+  std::sort(mine.begin(), mine.end());
+  do {
+    std::uint32_t value = before;
+    bool matches = true;
+    for (const std::size_t o : mine) {
+      const bool present = value != kEmptyValue;
+      std::uint32_t expected = value;  // a find
+      if (ops[o].kind == hash_op_kind::insert) {
+        expected = present ? kHashUpdated : kHashInserted;
+        value = ops[o].value;
+      } else if (ops[o].kind == hash_op_kind::erase) {
+        expected = present ? kHashErased : kHashAbsent;
+        value = kEmptyValue;
+      }
+      matches = matches && results[o] == expected;
+    }
+    if (matches && value == after) return true;
+  } while (std::next_permutation(mine.begin(), mine.end()));
+  return false;
+}
+
+// Step 27: a key inserted (once or twice), found and erased in one batch,
+// in every mode, from a table at load 0.95 with a tenth of its keys erased
+// first: most buckets are full (dead keys keep their slots), so inserts of
+// new keys reuse dead slots or need moves, i.e. are deferred in the two-pass
+// mode, where they apply after the finds and erases of their chunk. New keys,
+// erased (dead) keys and live keys each get the three operations; every key's
+// results and final value must follow some order of its operations, and the
+// counts, the size and the table's invariants must agree.
+TEST(BucketedCuckoo, InsertFindAndEraseOfOneKeyInOneBatchApplyInSomeOrder) {
+  GRAPHKIT_REQUIRE_GPU();
+  for (const cuckoo_mixed_insert mode : kMixedModes) {
+    const std::uint64_t seed = test::fresh_seed();
+    GRAPHKIT_SEED_TRACE(seed);
+    SCOPED_TRACE(testing::Message() << "mode " << static_cast<int>(mode));
+    const std::size_t capacity = 1 << 15, n = capacity * 95 / 100, m = capacity / 32, dead = n / 10;
+    const std::vector<std::uint32_t> keys = distinct_keys(n + m, seed);
+    cuckoo map(capacity);
+    map.set_mixed_insert(mode);
+    std::vector<std::uint32_t> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<std::uint32_t>(i);
+    const device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)},
+        d_values{std::span<const std::uint32_t>(values)};
+    ASSERT_EQ(map.insert(d_keys.data(), d_values.data(), n), n);
+    ASSERT_EQ(map.erase(d_keys.data(), dead), dead);  // keys 0 .. dead - 1: dead slots to reuse
+    std::mt19937_64 rng(seed + 1);
+    std::vector<op> ops;
+    std::unordered_map<std::uint32_t, std::uint32_t> before;  // key -> value before the batch
+    const auto all_three = [&](std::uint32_t k, std::uint32_t value, int inserts, std::uint32_t was) {
+      before[k] = was;
+      for (int c = 0; c < inserts; ++c) ops.push_back({hash_op_kind::insert, k, value + static_cast<std::uint32_t>(c)});
+      ops.push_back({hash_op_kind::find, k, 0});
+      ops.push_back({hash_op_kind::erase, k, 0});
+    };
+    for (std::size_t j = 0; j < m; ++j) all_three(keys[n + j], 1u << 30, 1 + static_cast<int>(j % 2), kEmptyValue);
+    for (std::size_t j = 0; j < m / 2; ++j) all_three(keys[j], 1u << 29, 1, kEmptyValue);
+    for (std::size_t j = dead; j < dead + m / 2; ++j) all_three(keys[j], 1u << 28, 1, static_cast<std::uint32_t>(j));
+    std::shuffle(ops.begin(), ops.end(), rng);
+    const device_buffer<op> d_ops{std::span<const op>(ops)};
+    device_buffer<std::uint32_t> d_results(ops.size());
+    hash_counts counts;
+    map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
+    const std::vector<std::uint32_t> results = d_results.to_host();
+    const hash_result r = counts.result();
+    expect_table_invariants(map);
+
+    std::unordered_map<std::uint32_t, std::vector<std::size_t>> of_key;
+    std::uint64_t inserted = 0, erased = 0;
+    for (std::size_t o = 0; o < ops.size(); ++o) {
+      of_key[ops[o].key].push_back(o);
+      inserted += ops[o].kind == hash_op_kind::insert && results[o] == kHashInserted;
+      erased += ops[o].kind == hash_op_kind::erase && results[o] == kHashErased;
+    }
+    std::vector<std::uint32_t> batch_keys;
+    for (const auto& [k, was] : before) batch_keys.push_back(k);
+    const std::vector<std::uint32_t> after = find_all(map, batch_keys);
+    std::size_t unexplained = 0;
+    std::int64_t live_change = 0;
+    for (std::size_t b = 0; b < batch_keys.size(); ++b) {
+      const std::uint32_t was = before[batch_keys[b]];
+      unexplained += !some_order_explains(of_key[batch_keys[b]], ops, results, was, after[b]);
+      live_change += (after[b] != kEmptyValue) - (was != kEmptyValue);
+    }
+    EXPECT_EQ(unexplained, 0u) << "keys whose results and final value follow no order of their operations";
+    EXPECT_EQ(r.failed, 0u);
+    EXPECT_EQ(r.inserted, inserted);
+    EXPECT_EQ(r.erased, erased);
+    EXPECT_EQ(static_cast<std::int64_t>(map.size()), static_cast<std::int64_t>(n - dead) + live_change);
+    // The other keys are untouched: the rest of the dead ones absent, the live ones with their values.
+    const std::vector<std::uint32_t> rest_dead(keys.begin() + m / 2, keys.begin() + dead),
+        rest_live(keys.begin() + dead + m / 2, keys.begin() + n);
+    for (const std::uint32_t v : find_all(map, rest_dead)) ASSERT_EQ(v, kEmptyValue);
+    const std::vector<std::uint32_t> got = find_all(map, rest_live);
+    for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], dead + m / 2 + i) << "live key index " << i;
+  }
 }
 
 TEST(BucketedCuckoo, MovesAtLoad95NeverHideAPresentKey) {

@@ -4,15 +4,14 @@
 // the hopscotch and the bucketed cuckoo map; mixed insert / erase / find batches; and the seed
 // article's experiment (4M-key batches into a 2^27-slot table up to load 0.95).
 //
-//   hash_bench [--cuco PATH] [--reps N] [--only linear|linear-erase|hopscotch|cuckoo|cuckoo-mixed]
+//   hash_bench [--cuco PATH] [--reps N] [--only linear|hopscotch|cuckoo|cuckoo-mixed]
 //
 // --cuco runs PATH (a copy of ../shared/anchors/cuco_bench) before anything
 // else and prints its figures beside ours with the ratio; without it, the
 // figures PERFORMANCE.md records for the H100 stand in, labelled as such.
 // --only runs one map's rows (its sweep and mixed rows; the seed article's
-// batches are linear probing's; linear-erase runs only the table of
-// linear-probing erase walks, step 25; cuckoo-mixed only the bucketed cuckoo
-// map's mixed rows, the insert modes of steps 26-27). Linear probing's sweep runs once per walk:
+// batches are linear probing's; cuckoo-mixed runs only the bucketed cuckoo
+// map's mixed rows, the insert modes of steps 27-28). Linear probing's sweep runs once per walk:
 // a thread per key, and tiles of 2, 4 and 8 lanes per key in every bulk kernel,
 // then tile-4 inserts with the refill walk's finds and erases (step 22). Every
 // row also erases the first half of its keys, as cuco's erase does. The
@@ -26,7 +25,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "bench/common/gather_ceiling.cuh"
@@ -180,47 +178,6 @@ void linear_probing_rows(const std::string& name, std::size_t n, bench::gpu_time
   }
 }
 
-/// Issue 18, step 25: the linear-probing bulk erase by each walk
-/// (set_erase_walk) on one table per load (the default map: tile-4 inserts),
-/// all keys and the first half, cuco's erase beside both. Only the erases
-/// are timed: the old walk (tile 4 in lockstep) and the window refill walks
-/// by 4, 2 and 1 lanes per key, side by side in one run.
-void linear_probing_erase_rows(std::size_t n, bench::gpu_timer& t, int reps, const bench::cuco_figures& cuco) {
-  std::printf(
-      "\n| linear probing erase walk | load | erase G/s | cuco | ratio | erase first half G/s | cuco | ratio | check "
-      "|\n|---|---|---|---|---|---|---|---|---|\n");
-  constexpr std::pair<lp_erase_walk, const char*> kWalks[] = {
-      {lp_erase_walk::erase_tile, "tile 4, lockstep (steps 21-22)"},
-      {lp_erase_walk::window_refill_4, "window refill, 4 lanes per key"},
-      {lp_erase_walk::window_refill_2, "window refill, 2 lanes per key"},
-      {lp_erase_walk::window_refill_1, "window refill, thread per key"}};
-  workload w(n, false);
-  const std::uint32_t sentinel = murmur3_hash{}(0xffffffffu);
-  hash_counts counts;
-  for (const double load : kLoads) {
-    lp_map map(static_cast<std::size_t>(n / load), empty_key<std::uint32_t>{sentinel});
-    map.insert_async(w.keys.data(), w.values.data(), n, counts);
-    const bool filled = counts.result().inserted == n;
-    const bench::cuco_row* peer = cuco.at(load);
-    for (const auto& [walk, name] : kWalks) {
-      map.set_erase_walk(walk);
-      const auto erase_timed = [&](std::size_t m, bool& ok) {
-        const double ms = t.median_ms(
-            reps, [&] { map.erase_async(w.keys.data(), m, counts); },
-            [&] { map.insert_async(w.keys.data(), w.values.data(), n, counts); }, 1);
-        ok = counts.result().erased == m && map.size() == n - m;
-        return m / ms / 1e6;
-      };
-      bool all_ok = false, half_ok = false;
-      const double all = erase_timed(n, all_ok), half = erase_timed(n / 2, half_ok);
-      std::printf("| %s | %.2f | %.2f | %s | %.2f | %s | %s |\n", name, load, all,
-                  beside_cuco(all, peer ? peer->erase : 0).c_str(), half,
-                  beside_cuco(half, peer ? peer->erase : 0).c_str(), filled && all_ok && half_ok ? "ok" : "WRONG");
-      std::fflush(stdout);
-    }
-  }
-}
-
 template <int Tile>
 void hopscotch_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings& c, const bench::cuco_figures& cuco) {
   workload w(n, true);
@@ -346,7 +303,7 @@ ceilings measure_ceilings(bench::gpu_timer& t, int reps) {
 int usage(const char* why) {
   std::fprintf(stderr,
                "hash_bench: %s\nusage: hash_bench [--cuco PATH] [--reps N] [--only "
-               "linear|linear-erase|hopscotch|cuckoo|cuckoo-mixed]\n",
+               "linear|hopscotch|cuckoo|cuckoo-mixed]\n",
                why);
   return 2;
 }
@@ -364,9 +321,8 @@ int main(int argc, char** argv) {
     else return usage(("unknown or incomplete argument '" + arg + "'").c_str());
   }
   if (reps < 1) return usage("--reps takes a count of at least 1");
-  if (!only.empty() && only != "linear" && only != "linear-erase" && only != "hopscotch" && only != "cuckoo" &&
-      only != "cuckoo-mixed")
-    return usage(("--only takes linear, linear-erase, hopscotch, cuckoo or cuckoo-mixed, not '" + only + "'").c_str());
+  if (!only.empty() && only != "linear" && only != "hopscotch" && only != "cuckoo" && only != "cuckoo-mixed")
+    return usage(("--only takes linear, hopscotch, cuckoo or cuckoo-mixed, not '" + only + "'").c_str());
   const auto runs = [&](const char* map) { return only.empty() || only == map; };
   try {
     // cuco first, while this process holds no GPU memory yet.
@@ -388,7 +344,6 @@ int main(int argc, char** argv) {
     // Step 22: tile-4 inserts, refill finds and erases.
     if (runs("linear"))
       linear_probing_rows<lp_refill_map>("linear probing, insert tile 4, find and erase refill", n, t, reps, c, cuco);
-    if (runs("linear") || only == "linear-erase") linear_probing_erase_rows(n, t, reps, cuco);
     if (runs("hopscotch")) hopscotch_rows<4>(n, t, reps, c, cuco);
     if (runs("hopscotch")) hopscotch_rows<8>(n, t, reps, c, cuco);
     if (runs("cuckoo")) cuckoo_rows(n, t, reps, c, cuco);
@@ -399,20 +354,21 @@ int main(int argc, char** argv) {
     if (runs("hopscotch")) mixed_rows<hopscotch_map<4>>("hopscotch, tile 4", n / 4, 0.9, t, reps);
     if (runs("hopscotch")) mixed_rows<hopscotch_map<32>>("hopscotch, tile 32", n / 4, 0.9, t, reps);
     // The cuckoo map keeps erased keys in their slots too; its locked inserts reuse them.
-    // Step 26: inserts with both buckets full take both locks, or bucket 1's alone to reuse a dead slot.
+    // Inserts with both buckets full take both locks, in the batch's one kernel (step 26's first-bucket lock: removed).
     if (runs("cuckoo") || only == "cuckoo-mixed")
       mixed_rows<bucketed_cuckoo_map<>>(
           "bucketed cuckoo, two locks", n / 4, 0.9, t, reps,
           [](bucketed_cuckoo_map<>& m) { m.set_mixed_insert(cuckoo_mixed_insert::two_locks); });
-    if (runs("cuckoo") || only == "cuckoo-mixed")
-      mixed_rows<bucketed_cuckoo_map<>>(
-          "bucketed cuckoo, first-bucket lock", n / 4, 0.9, t, reps,
-          [](bucketed_cuckoo_map<>& m) { m.set_mixed_insert(cuckoo_mixed_insert::first_lock); });
     // Step 27: the bulk insert's passes over the batch (lock-free first pass, full-bucket inserts settled after it).
     if (runs("cuckoo") || only == "cuckoo-mixed")
       mixed_rows<bucketed_cuckoo_map<>>(
           "bucketed cuckoo, two passes", n / 4, 0.9, t, reps,
           [](bucketed_cuckoo_map<>& m) { m.set_mixed_insert(cuckoo_mixed_insert::two_pass); });
+    // Step 28: the same passes with the whole batch as one chunk (settled once, after every erase).
+    if (runs("cuckoo") || only == "cuckoo-mixed")
+      mixed_rows<bucketed_cuckoo_map<>>(
+          "bucketed cuckoo, two passes, whole batch", n / 4, 0.9, t, reps,
+          [](bucketed_cuckoo_map<>& m) { m.set_mixed_insert(cuckoo_mixed_insert::two_pass_batch); });
     // Linear probing keeps erased keys in their slots: from 0.9 a 40% insert share would fill the table.
     if (runs("linear")) mixed_rows<lp_map>("linear probing", n / 4, 0.5, t, reps);
 

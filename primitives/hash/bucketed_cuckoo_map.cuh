@@ -111,10 +111,6 @@
 //     kCuckooMaxInsertAttempts times, with a back-off), never spun on; a try
 //     reads at most kCuckooSearchBudget buckets, and the first failure sets a
 //     give-up flag after which the launch's locked inserts fail at once.
-//     With cuckoo_mixed_insert::first_lock (step 26) apply_async's inserts
-//     first try bucket 1's lock alone, to update, claim or reuse a dead slot
-//     of either bucket, and take both locks only for moves
-//     (insert_first_lock_deferred says why one lock is enough there).
 //
 // Bulk insert in passes (insert_async; bench/NOTES.md, issue 18 steps 19-20).
 // The keys go a chunk at a time (insert_chunk(): a quarter of the slots), each
@@ -249,16 +245,19 @@
 //     (a bucket read with an empty slot under its lock gives that slot), so a
 //     key in its second bucket still has a full first bucket.
 //
-// Mixed batches in two passes (apply_async with cuckoo_mixed_insert::two_pass;
-// issue 18, step 27). The batch goes through the bulk insert's passes, a
-// chunk of insert_chunk() operations at a time (run_passes):
+// Mixed batches in two passes (apply_async with cuckoo_mixed_insert::two_pass,
+// issue 18 step 27, or two_pass_batch, step 28 and the default). The batch
+// goes through the bulk insert's passes (run_passes), a chunk at a time:
+// insert_chunk() operations (two_pass), or the whole batch as one chunk
+// (two_pass_batch; at most kCuckooInsertChunkMax operations, a longer batch
+// in parts of that size). What follows holds for any chunk:
 //   * First pass (claim_kernel over a mixed_input): every find and erase,
 //     and every insert by insert_claim_only (an update where its key is, live
 //     or dead, or a claim of an empty slot). No lock, no move, no reuse of a
 //     dead slot: an insert with both buckets full without its key is
 //     deferred to the overflow list, its result left to the later passes.
 //     Reusing dead slots here would need bucket 1's lock to keep duplicates
-//     out (insert_first_lock_deferred) and would break the rule below: an
+//     out (step 26's first_lock did so) and would break the rule below: an
 //     erase later in the pass can leave a dead slot where a deferred copy
 //     of the key saw none. The later passes reuse them instead, with every
 //     erase of the chunk done.
@@ -295,7 +294,11 @@
 //     semantics below allow (insert and erase of one key in one batch apply
 //     in some order; a find racing an insert returns absent or the value).
 //     Counts stay exact: each insert reports and counts its own outcome, in
-//     whichever pass settles it.
+//     whichever pass settles it. With the whole batch as one chunk, every
+//     deferred insert applies after every find and erase of the batch, and
+//     it meets all of the batch's erases' dead slots: a queued insert reuses
+//     one of its 16 slots far more often than after a quarter of the batch's
+//     erases (step 28), and moves keys less.
 //
 // Semantics of concurrent operations on one key (as hopscotch_map): an insert
 // racing an insert leaves one of the two values and counts one key added; a
@@ -371,18 +374,23 @@ inline constexpr cuckoo_find_read kCuckooFindRead = cuckoo_find_read::halves;
 /// alone, so its erases read buckets as the read-only finds do (locate_halves)
 /// and then CAS the one slot; set_erase_read() selects whole-bucket reads.
 inline constexpr cuckoo_find_read kCuckooEraseRead = cuckoo_find_read::halves;
-/// How an insert whose two buckets are full goes on in a kernel that mixes
-/// operations (apply_async; issue 18, step 26). two_locks: the locked path
-/// (insert_locked: both buckets' locks, then a dead slot or moves). first_lock:
-/// insert_first_lock, bucket 1's lock alone to reuse a dead slot of either
-/// bucket, and the locked path only when neither has one (moves). The
-/// default stays two_locks until the bench has measured both. two_pass
-/// (step 27): the bulk insert's passes over the batch (the header's "Mixed
-/// batches in two passes"): finds, erases and inserts that update or claim
-/// run first, lock-free, and the inserts with both buckets full are settled
-/// after them by the insert-only path.
-enum class cuckoo_mixed_insert { two_locks, first_lock, two_pass };
-inline constexpr cuckoo_mixed_insert kCuckooMixedInsert = cuckoo_mixed_insert::two_locks;
+/// How apply_async settles inserts whose two buckets are full (issue 18).
+/// two_locks: in its one kernel, by the locked path (insert_locked: both
+/// buckets' locks, then a dead slot or moves). two_pass (step 27): the bulk
+/// insert's passes over the batch, a chunk of insert_chunk() operations at a
+/// time (the header's "Mixed batches in two passes"): finds, erases and
+/// inserts that update or claim run first, lock-free, and the inserts with
+/// both buckets full are settled after each chunk by the insert-only path.
+/// two_pass_batch (step 28, the default): the same passes, but the first
+/// pass runs over the whole batch before anything is settled, so the queued
+/// inserts find every erase's dead slot to reuse (fewer moves), and a batch
+/// is three launches, not three per chunk. Step 26's first_lock (bucket 1's
+/// lock alone to reuse dead slots beside the batch's erases) was slower than
+/// two_locks and lost erases (an erase of a key being moved, whose dead
+/// original another insert reused before the mover handed the kill over to
+/// the copy): removed.
+enum class cuckoo_mixed_insert { two_locks, two_pass, two_pass_batch };
+inline constexpr cuckoo_mixed_insert kCuckooMixedInsert = cuckoo_mixed_insert::two_pass_batch;
 /// Slots in a half bucket: one per tile thread, one 32-byte sector.
 inline constexpr int kCuckooHalfSlots = kCuckooBucketSlots / 2;
 static_assert(kCuckooHalfSlots == kCuckooTile, "a half bucket is one slot per tile thread");
@@ -728,86 +736,6 @@ struct bucketed_cuckoo_ref {
     return insert_locked(tile, k, v, b1, second_bucket(k, b1));
   }
 
-  /// insert in a mixed kernel by cuckoo_mixed_insert::first_lock (issue 18,
-  /// step 26): the lock-free part, then, when both buckets are full without
-  /// k, insert_first_lock_deferred.
-  __device__ std::uint32_t insert_first_lock(const tile_type& tile, Key k, Value v) const
-      requires(has_op(Ops, hash_ops::insert)) {
-    const std::uint32_t r = insert_lock_free(tile, k, v);
-    if (r != cuckoo_detail::kDeferred) return r;
-    const std::uint32_t b1 = first_bucket(k);
-    return insert_first_lock_deferred(tile, k, v, b1, second_bucket(k, b1));
-  }
-
-  /// An insert whose two buckets were full without k, in a kernel where finds
-  /// and erases run too: under bucket 1's lock alone, an update, a claim, or
-  /// the reuse of a dead slot (another key's, erased) of either bucket; only
-  /// when neither has one, the locked path (both locks, moves). Why one lock
-  /// keeps every guarantee of the two-lock path for these cases:
-  ///   * No key stored twice. Every insert of k that does not end lock-free
-  ///     holds k's bucket-1 lock (this path, and insert_locked's lock_pair),
-  ///     so they run one at a time, and each reads both buckets after taking
-  ///     it (acquire fence): a k placed by an earlier holder is seen and
-  ///     updated. A lock-free insert of k only claims an empty slot (ascending
-  ///     CASes); once this holder has read both buckets full, slots never
-  ///     empty again, so no claim of k can succeed after that read, and one
-  ///     that succeeded before it is seen by it (per-slot atomic words: the
-  ///     holder reads k or the empty word there, never a third word).
-  ///   * k cannot arrive by a move or leave while the lock is held: a key moves
-  ///     only out of its first bucket, under that bucket's lock (ours for k),
-  ///     and a key in its second bucket never moves. So both buckets are read
-  ///     at once, without a fence between them, and a k in bucket 2 is no copy.
-  ///   * Reusing a dead slot of bucket 2 without its lock is a CAS from the
-  ///     dead word read: a revival of that key, another reuse or a move's copy
-  ///     into the same slot (take_slot, by a holder of bucket 2's lock) makes
-  ///     all but one CAS fail, and the losers read again. No live key leaves
-  ///     bucket 2 and nothing empties, so the holders of its lock lose nothing
-  ///     they rely on (their reads are confirmed by the same CASes).
-  ///     Tombstones are left alone: a tombstone is a slot a move has vacated
-  ///     and its holder (of that bucket's lock) fills next.
-  ///   * Invariants: a reuse writes a non-empty word over a non-empty word
-  ///     (prefixes unchanged), bucket 2 only once bucket 1 is full (full is
-  ///     permanent); claims are the ascending claims. Finds never miss a key:
-  ///     nothing moves on this path (find_again waits for bucket 1's lock as
-  ///     before). Erases that miss take both locks (erase_locked), so they
-  ///     wait for this holder: an insert and an erase of k apply in some order.
-  /// Out of line, as insert_locked: the lock-free part keeps its registers.
-  __device__ __noinline__ std::uint32_t insert_first_lock_deferred(const tile_type& tile, Key k, Value v,
-                                                                   std::uint32_t b1, std::uint32_t b2) const
-      requires(kWrites) {
-    // Waits for the lock (its holders never wait for another), gives up with the launch.
-    const bool locked = !gave_up(tile) && lead(tile, [&]() -> std::uint32_t {
-                                            if (!acquire(b1, true)) return 0u;
-                                            fence();
-                                            return 1u;
-                                          }) != 0;
-    if (!locked) return kHashFailed;
-    std::uint32_t r = cuckoo_detail::kRestart;
-    bool needs_moves = false;
-    while (r == cuckoo_detail::kRestart || r == cuckoo_detail::kFull) {
-      const ulonglong2 q1 = load_quarter(b1, tile.thread_rank()), q2 = load_quarter(b2, tile.thread_rank());
-      const view x = make_view(tile, q1, k), y = make_view(tile, q2, k);
-      if (x.match != 0) {
-        r = update_at(tile, b1, x, k, v);
-      } else if (y.match != 0) {
-        r = update_at(tile, b2, y, k, v);
-      } else if (x.empty != 0) {
-        r = lead(tile, [&] { return claim(b1, x.empty, k, v, true); });
-      } else if (y.empty != 0) {
-        r = lead(tile, [&] { return claim(b2, y.empty, k, v, true); });
-      } else {
-        r = reuse_dead(tile, k, v, b1, x, b2, y, false);
-        if (r == cuckoo_detail::kFull) {
-          needs_moves = true;
-          break;
-        }
-      }
-    }
-    unlock(tile, b1);
-    // Moves need the locked path's locks; k may have come meanwhile (it re-reads under both).
-    return needs_moves ? insert_locked(tile, k, v, b1, b2) : r;
-  }
-
   /// The lock-free part of every insert: an update where k is, or a claim of
   /// an empty slot of bucket 1, else of bucket 2. kDeferred when both buckets
   /// are full without k: the caller goes on with insert_locked or, in a
@@ -1090,14 +1018,9 @@ struct bucketed_cuckoo_ref {
   // ---- what both full-bucket paths share ------------------------------------------------
 
   /// Slots of a read that another key may take under the lock: dead keys of
-  /// others, and tombstones unless `tombstones` is false (a tile that does
-  /// not hold the bucket's lock: a tombstone there belongs to its holder).
-  [[nodiscard]] __device__ unsigned reusable(const tile_type& tile, const view& v, Key k,
-                                             bool tombstones = true) const {
-    const auto open = [&](word w) {
-      return key_of(w) != k && key_of(w) != empty_key && value_of(w) == empty_value &&
-             (tombstones || key_of(w) != tombstone_key());
-    };
+  /// others, and tombstones.
+  [[nodiscard]] __device__ unsigned reusable(const tile_type& tile, const view& v, Key k) const {
+    const auto open = [&](word w) { return key_of(w) != k && key_of(w) != empty_key && value_of(w) == empty_value; };
     return vote(tile, open(v.w[0]), open(v.w[1]));
   }
   /// Puts w into one of the slots in `open` of bucket b, read as v, by CAS
@@ -1114,11 +1037,9 @@ struct bucketed_cuckoo_ref {
   /// Reuses a dead slot (another key's, or a tombstone) of bucket b1, read as
   /// x, or else of b2, read as y, for {k, v}: kHashInserted; kRestart when all
   /// were revived meanwhile (read again); kFull when there were none.
-  /// `tombstones`: whether the caller holds both buckets' locks (insert_first_lock
-  /// holds bucket 1's only and leaves tombstones to their holders).
   __device__ std::uint32_t reuse_dead(const tile_type& tile, Key k, Value v, std::uint32_t b1, const view& x,
-                                      std::uint32_t b2, const view& y, bool tombstones = true) const requires(kWrites) {
-    const unsigned open1 = reusable(tile, x, k, tombstones), open2 = reusable(tile, y, k, tombstones);
+                                      std::uint32_t b2, const view& y) const requires(kWrites) {
+    const unsigned open1 = reusable(tile, x, k), open2 = reusable(tile, y, k);
     if (open1 != 0 && reuse(tile, b1, x, open1, pack(k, v)) >= 0) return kHashInserted;
     if (open2 != 0 && reuse(tile, b2, y, open2, pack(k, v)) >= 0) return kHashInserted;
     return (open1 | open2) != 0 ? cuckoo_detail::kRestart : cuckoo_detail::kFull;
@@ -1547,8 +1468,8 @@ class bucketed_cuckoo_map {
   /// kernel runs alone). apply_async's erases read whole buckets.
   void set_erase_read(cuckoo_find_read read) noexcept { erase_read_ = read; }
   [[nodiscard]] cuckoo_find_read erase_read() const noexcept { return erase_read_; }
-  /// How apply_async's inserts whose two buckets are full go on (kCuckooMixedInsert
-  /// by default; the bench times both).
+  /// How apply_async settles inserts whose two buckets are full
+  /// (kCuckooMixedInsert by default; the bench times every mode).
   void set_mixed_insert(cuckoo_mixed_insert mode) noexcept { mixed_insert_ = mode; }
   [[nodiscard]] cuckoo_mixed_insert mixed_insert() const noexcept { return mixed_insert_; }
   /// d_values_out[i] = the value of d_keys[i], or the empty-value sentinel.
@@ -1559,9 +1480,11 @@ class bucketed_cuckoo_map {
   /// Returns how many live values were removed.
   std::uint64_t erase(const Key* d_keys, std::size_t n, cudaStream_t stream = nullptr);
   /// A mixed batch, in no fixed order (semantics in the header comment): in
-  /// one kernel, or with cuckoo_mixed_insert::two_pass in the bulk insert's
-  /// passes. d_results[i]: a find's value (or the empty value), an insert's
-  /// hash_outcome, an erase's kHashErased / kHashAbsent.
+  /// the bulk insert's passes (two_pass_batch, the default, or two_pass), or
+  /// in one kernel (two_locks); set_mixed_insert. d_results[i]: a find's value
+  /// (or the empty value), an insert's hash_outcome, an erase's kHashErased /
+  /// kHashAbsent. two_pass_batch keeps lists of 8 bytes per operation, grown
+  /// (cudaMalloc, which synchronises) by the first batch larger than any before.
   void apply_async(const op_type* d_ops, std::size_t n, Value* d_results, hash_counts& counts,
                    cudaStream_t stream = nullptr);
 
@@ -1579,11 +1502,31 @@ class bucketed_cuckoo_map {
   void reset_give_up(cudaStream_t stream) {
     GRAPHKIT_CUDA_TRY(cudaMemsetAsync(locks_.data() + bucket_count(), 0, sizeof(unsigned), stream));
   }
+  /// Where a first pass queues its deferred inserts and the second its
+  /// leftovers: an overflow list of `chunk` elements' worth (a segment per
+  /// warp of at most `warps` warps, and each segment's count) and a leftover
+  /// list of `chunk` entries and their count (0 between chunks).
+  struct pass_lists {
+    std::size_t chunk;
+    unsigned warps;
+    std::uint32_t* overflow;
+    unsigned* counts;
+    std::uint32_t* leftovers;
+    std::uint32_t* leftover_count;
+  };
   /// The bulk insert's passes over `in` (cuckoo_detail::insert_input or
-  /// mixed_input), a chunk of insert_chunk_ elements at a time: claim_kernel,
+  /// mixed_input), a chunk of `lists.chunk` elements at a time: claim_kernel,
   /// settle_kernel over what it deferred, settle_alone_kernel over the rest.
   template <class Input>
-  void run_passes(Input in, std::size_t n, hash_counts& counts, cudaStream_t stream);
+  void run_passes(Input in, std::size_t n, const pass_lists& lists, hash_counts& counts, cudaStream_t stream);
+  /// The per-chunk lists (insert_chunk_ elements, allocated with the table).
+  [[nodiscard]] pass_lists chunk_lists() noexcept {
+    return {insert_chunk_,           overflow_warps_,   overflow_.data(),
+            overflow_counts_.data(), leftovers_.data(), leftovers_.data() + insert_chunk_};
+  }
+  /// Lists for one chunk of n elements (two_pass_batch: the whole batch, at
+  /// most kCuckooInsertChunkMax), grown to n when smaller.
+  pass_lists batch_lists(std::size_t n, cudaStream_t stream);
   ref_type counting_ref(hash_counts& counts) noexcept {
     ref_type r = ref();
     r.stats = counts.data();
@@ -1606,6 +1549,10 @@ class bucketed_cuckoo_map {
   /// The inserts the second pass leaves to the last (cuckoo_detail::leftover_list):
   /// insert_chunk_ entries, then their count.
   device_buffer<std::uint32_t> leftovers_;
+  /// two_pass_batch's lists (batch_lists), for batch_chunk_ elements (0 until
+  /// needed): the leftover count, the leftovers, then the overflow list's entries.
+  std::size_t batch_chunk_ = 0;
+  device_buffer<std::uint32_t> batch_lists_;
   /// The synchronous calls' own counts (they read them before returning).
   hash_counts sync_counts_;
   mutable device_buffer<unsigned long long> scratch_;

@@ -41,9 +41,6 @@
 // does not wait on the longest probe among its keys (at load 0.9 the longest
 // of 32 is ~4x the mean); the bulk erase's refill reads through the L1, as no
 // insert runs in its kernel (erase_refill_kernel says why that is safe).
-// set_erase_walk picks the bulk erase at run time: the EraseTile kernel, or
-// the window refill walk (step 25: a key's 4, 2 or 1 lanes share each window,
-// tiles refill, and no step waits on an exchange; erase_window_refill_kernel).
 //
 // Also: probing bounded by the capacity, so a full table reports the inserts
 // that failed instead of spinning; sentinels refused in user data;
@@ -161,51 +158,13 @@ struct linear_probing_ref {
   /// slots before home.
   template <class Visit>
   __device__ bool visit_window(const cursor& c, const window& seen, Visit&& visit) const {
-    return visit_part(c, seen.s, 0, visit);
-  }
-  /// visit_window for S consecutive slots of the window at c.first, from its
-  /// slot `base` on (a lane's part of it: window_part).
-  template <std::size_t S, class Visit>
-  __device__ bool visit_part(const cursor& c, const slot (&seen)[S], unsigned base, Visit&& visit) const {
     const std::size_t windows = capacity / kWindow;
     const unsigned from = c.step == 0 ? c.offset : 0u,
                    to = c.step == windows ? c.offset : static_cast<unsigned>(kWindow);
 #pragma unroll
-    for (unsigned q = 0; q < S; ++q) {
-      const unsigned j = base + q;
-      if (j >= from && j < to && visit(c.first + j, seen[q])) return true;
-    }
+    for (unsigned j = 0; j < kWindow; ++j)
+      if (j >= from && j < to && visit(c.first + j, seen.s[j])) return true;
     return false;
-  }
-
-  /// Lane `rank`'s share of the window at `first` when Lanes lanes read it
-  /// together (1, 2 or 4, at most kWindow): slots rank * S .. rank * S + S - 1,
-  /// S = kWindow / Lanes, by plain loads through the L1 (the Lanes loads of a
-  /// tile are one 32-byte request). For kernels where no insert runs (the
-  /// bulk erase's window refill walk: erase_window_refill_kernel says why
-  /// plain loads are safe there). Copied out of registers by value, as
-  /// to_window says why.
-  template <unsigned Lanes>
-  struct window_part {
-    static_assert(Lanes >= 1 && Lanes <= kWindow && kWindow % Lanes == 0, "lanes share a window evenly");
-    static constexpr std::size_t kSlots = kWindow / Lanes;
-    slot s[kSlots];
-  };
-  template <unsigned Lanes>
-  [[nodiscard]] __device__ window_part<Lanes> load_part(std::size_t first, unsigned rank) const {
-    constexpr std::size_t S = window_part<Lanes>::kSlots;
-    window_part<Lanes> part;
-    if constexpr (S * sizeof(slot) == 8) {
-      const unsigned long long w = *reinterpret_cast<const unsigned long long*>(slots + first + rank * S);
-      std::memcpy(&part, &w, sizeof w);
-    } else if constexpr (S * sizeof(slot) == 16) {
-      const ulonglong2 w = *reinterpret_cast<const ulonglong2*>(slots + first + rank * S);
-      std::memcpy(&part, &w, sizeof w);
-    } else {
-      const window w = load_window_cached(first);
-      std::memcpy(&part, &w, sizeof w);
-    }
-    return part;
   }
   /// Moves c to its next window; false when the whole table has been seen.
   __device__ bool advance(cursor& c) const {
@@ -481,16 +440,6 @@ struct linear_probing_ref {
 /// until the longest probe among them ends. For finds, contains and erases.
 inline constexpr unsigned kLpRefill = 0;
 
-/// How erase_async walks (issue 18, step 25; set_erase_walk). erase_tile: the
-/// map's EraseTile kernel (lockstep tiles, or kLpRefill's thread walk: steps
-/// 21-22). window_refill_4 / _2 / _1: the window refill walk
-/// (lp_detail::erase_window_refill_kernel): 4, 2 or 1 lanes share each
-/// window (16-byte slots: at most 2), a tile starts its next key as soon as
-/// one settles, and no iteration waits for an exchange's round trip. The
-/// default stays erase_tile until the bench has measured the others.
-enum class lp_erase_walk { erase_tile, window_refill_4, window_refill_2, window_refill_1 };
-inline constexpr lp_erase_walk kLpEraseWalk = lp_erase_walk::erase_tile;
-
 /// WriteTile, FindTile and EraseTile: lanes per key in the bulk insert, find /
 /// contains and erase kernels (1, 2, 4, 8, 16 or 32; 1 = one thread per key
 /// reading 32-byte windows), or kLpRefill for finds and erases. apply_async
@@ -548,9 +497,6 @@ class linear_probing_map {
   void erase_async(const Key* d_keys, std::size_t n, hash_counts& counts, cudaStream_t stream = nullptr);
   /// Returns how many live values were removed.
   std::uint64_t erase(const Key* d_keys, std::size_t n, cudaStream_t stream = nullptr);
-  /// How erase_async walks (kLpEraseWalk by default; the bench times every walk).
-  void set_erase_walk(lp_erase_walk walk) noexcept { erase_walk_ = walk; }
-  [[nodiscard]] lp_erase_walk erase_walk() const noexcept { return erase_walk_; }
   /// A mixed batch of inserts, erases and finds in one kernel, one thread per
   /// operation, in no fixed order. d_results[i]: a find's value (or the empty
   /// value), an insert's hash_outcome, an erase's kHashErased / kHashAbsent.
@@ -571,13 +517,8 @@ class linear_probing_map {
   template <class Launch>
   std::uint64_t counted(Launch&& launch, cudaStream_t stream) const;
 
-  /// The window refill erase with Lanes lanes per key (at most a window's slots).
-  template <unsigned Lanes>
-  void erase_window_refill(const Key* d_keys, std::size_t n, hash_counts& counts, cudaStream_t stream);
-
   Key empty_key_;
   Value empty_value_;
-  lp_erase_walk erase_walk_ = kLpEraseWalk;
   device_buffer<slot> slots_;
   /// The synchronous calls' own counts (they read them before returning).
   hash_counts sync_counts_;

@@ -3,8 +3,7 @@
 // keys, load 0.95, a full table, rehash, 64-bit keys, sentinels in the data,
 // mixed insert / erase / find batches, per-call counts, and concurrent use
 // through ref(); the same for every tile size of the bulk kernels and for the
-// refill walk of finds and erases (LinearProbingTiles), and for every erase
-// walk (set_erase_walk). The contract's compile-time rules are checked here too.
+// refill walk of finds and erases (LinearProbingTiles). The contract's compile-time rules are checked here too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -731,116 +730,6 @@ TYPED_TEST(LinearProbingTiles, TheEmptyKeyInFindAndEraseBatches) {
   auto dm = upload(mixed);
   EXPECT_EQ(map.erase(dm.data(), mixed.size()), 2u);
   check_against_model<std::uint32_t>(map, {{7, 70}}, {empty, 5, 6, 8});
-}
-
-// The bulk erase by every walk (issue 18, step 25; set_erase_walk), 32- and
-// 64-bit keys, on one table filled to loads 0.5, 0.8, 0.9, 0.97 and full (no
-// empty slot: erases of absent keys walk a whole lap). At each load a random
-// half of the live keys is erased: a quarter of it first, then one shuffled
-// batch of the whole half twice over (repeated keys, and keys erased just
-// before), absent keys and the empty key; its count must be the live keys in
-// it, and the table the std::unordered_map model after it; the same batch
-// again counts nothing. The erased keys then come back as added (they kept
-// their slots) before new keys raise the load.
-template <class Key>
-void erase_walk_batches(lp_erase_walk walk, std::mt19937_64& rng) {
-  linear_probing_map<Key, std::uint32_t> map((1 << 16) + 4);  // not whole groups of 8
-  map.set_erase_walk(walk);
-  ASSERT_EQ(map.erase_walk(), walk);
-  std::unordered_set<Key> taken;
-  const auto absent = distinct_keys<Key>(rng, 3000, &taken);
-  std::unordered_map<Key, std::uint32_t> model;
-  std::vector<Key> dead;
-  for (const double load : {0.5, 0.8, 0.9, 0.97, 1.0}) {
-    SCOPED_TRACE(testing::Message() << "load " << load);
-    const auto target = static_cast<std::size_t>(static_cast<double>(map.capacity()) * load);
-    std::vector<Key> keys = dead;
-    const auto fresh = distinct_keys<Key>(rng, target - model.size() - dead.size(), &taken);
-    keys.insert(keys.end(), fresh.begin(), fresh.end());
-    std::vector<std::uint32_t> values(keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i) model[keys[i]] = values[i] = static_cast<std::uint32_t>(rng() >> 40);
-    auto dk = upload(keys);
-    auto dv = upload(values);
-    ASSERT_EQ(map.insert(dk.data(), dv.data(), keys.size()), keys.size()) << "erased and new keys added";
-    std::vector<Key> gone;
-    for (const auto& entry : model)
-      if (rng() % 2) gone.push_back(entry.first);
-    std::shuffle(gone.begin(), gone.end(), rng);
-    const std::size_t early = gone.size() / 4;
-    auto dg = upload(gone);
-    EXPECT_EQ(map.erase(dg.data(), early), early);
-    std::vector<Key> batch = gone;
-    batch.insert(batch.end(), gone.begin(), gone.end());
-    batch.insert(batch.end(), absent.begin(), absent.end());
-    batch.push_back(map.empty_key_sentinel());
-    std::shuffle(batch.begin(), batch.end(), rng);
-    for (const Key k : gone) model.erase(k);
-    auto db = upload(batch);
-    EXPECT_EQ(map.erase(db.data(), batch.size()), gone.size() - early)
-        << "each live key once; repeated, erased and absent keys nothing";
-    check_against_model(map, model, absent);
-    EXPECT_EQ(map.erase(db.data(), batch.size()), 0u) << "the same batch again";
-    check_against_model(map, model, absent);
-    dead = gone;
-  }
-}
-
-TEST(LinearProbingMap, EveryEraseWalkMatchesTheModelAtLoadsUpToFull) {
-  GRAPHKIT_REQUIRE_GPU();
-  for (const lp_erase_walk walk : {lp_erase_walk::erase_tile, lp_erase_walk::window_refill_4,
-                                   lp_erase_walk::window_refill_2, lp_erase_walk::window_refill_1}) {
-    SCOPED_TRACE(testing::Message() << "walk " << static_cast<int>(walk));
-    const std::uint64_t seed = test::fresh_seed();
-    GRAPHKIT_SEED_TRACE(seed);
-    std::mt19937_64 rng(seed);
-    erase_walk_batches<std::uint32_t>(walk, rng);
-    erase_walk_batches<std::uint64_t>(walk, rng);
-  }
-}
-
-// The window refill erases with more keys than the capped grid has tiles (32
-// blocks of 256 per SM; 2.5 keys per thread, 10 per tile of 4), so that each
-// tile walks several keys, hands over from a settled key and counts its last
-// exchange after the walk: load 0.9, a random half erased in two copies each
-// with absent keys, then the rest, then a half inserted again.
-TEST(LinearProbingMap, WindowRefillErasesWalkSeveralKeysPerTileAtLoad90) {
-  GRAPHKIT_REQUIRE_GPU();
-  int sms = 0;
-  GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const std::size_t n = std::size_t{32} * 256 * static_cast<std::size_t>(sms) * 5 / 2 + 17;
-  for (const lp_erase_walk walk :
-       {lp_erase_walk::window_refill_4, lp_erase_walk::window_refill_2, lp_erase_walk::window_refill_1}) {
-    SCOPED_TRACE(testing::Message() << "walk " << static_cast<int>(walk));
-    const std::uint64_t seed = test::fresh_seed();
-    GRAPHKIT_SEED_TRACE(seed);
-    std::mt19937_64 rng(seed);
-    linear_probing_map<std::uint32_t, std::uint32_t> map(static_cast<std::size_t>(static_cast<double>(n) / 0.9));
-    map.set_erase_walk(walk);
-    std::unordered_set<std::uint32_t> taken;
-    const auto keys = distinct_keys<std::uint32_t>(rng, n, &taken);
-    const auto absent = distinct_keys<std::uint32_t>(rng, n / 4, &taken);
-    std::vector<std::uint32_t> values(n);
-    std::unordered_map<std::uint32_t, std::uint32_t> model;
-    for (std::size_t i = 0; i < n; ++i) model[keys[i]] = values[i] = static_cast<std::uint32_t>(rng() >> 40);
-    auto dk = upload(keys);
-    auto dv = upload(values);
-    EXPECT_EQ(map.insert(dk.data(), dv.data(), n), n);
-    std::vector<std::uint32_t> gone;
-    for (const auto k : keys)
-      if (rng() % 2) gone.push_back(k), gone.push_back(k), model.erase(k);
-    const std::size_t live_erased = gone.size() / 2;
-    gone.insert(gone.end(), absent.begin(), absent.end());
-    std::shuffle(gone.begin(), gone.end(), rng);
-    auto dg = upload(gone);
-    EXPECT_EQ(map.erase(dg.data(), gone.size()), live_erased) << "each live key erased once, absent keys not at all";
-    check_against_model(map, model, absent);
-    EXPECT_EQ(map.erase(dk.data(), n), model.size()) << "the rest";
-    check_against_model<std::uint32_t>(map, {}, keys);
-    EXPECT_EQ(map.insert(dk.data(), dv.data(), n / 2), n / 2) << "erased keys come back as added";
-    model.clear();
-    for (std::size_t i = 0; i < n / 2; ++i) model[keys[i]] = values[i];
-    check_against_model(map, model, absent);
-  }
 }
 
 }  // namespace

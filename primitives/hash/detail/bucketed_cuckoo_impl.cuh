@@ -207,8 +207,9 @@ __global__ void __launch_bounds__(kBlock)
   hash_detail::block_add({erased}, {hash_detail::kErased}, counts);
 }
 
-/// A mixed batch; Mode says how inserts with both buckets full go on.
-template <cuckoo_mixed_insert Mode, class Ref, class Key, class Value>
+/// A mixed batch in one kernel (cuckoo_mixed_insert::two_locks): inserts
+/// with both buckets full take the locked path beside the finds and erases.
+template <class Ref, class Key, class Value>
 __global__ void __launch_bounds__(kBlock)
     apply_kernel(Ref t, const hash_op<Key, Value>* ops, std::size_t n, Value* results, unsigned long long* counts) {
   unsigned long long inserted = 0, failed = 0, sentinel = 0, erased = 0;
@@ -220,9 +221,7 @@ __global__ void __launch_bounds__(kBlock)
       sentinel += lead;
       result = op.kind == hash_op_kind::find ? t.empty_value : Value{kHashFailed};
     } else if (op.kind == hash_op_kind::insert) {
-      const std::uint32_t outcome = Mode == cuckoo_mixed_insert::first_lock
-                                        ? t.insert_first_lock(tile, op.key, op.value)
-                                        : t.insert(tile, op.key, op.value);
+      const std::uint32_t outcome = t.insert(tile, op.key, op.value);
       inserted += lead && outcome == kHashInserted;
       failed += lead && outcome == kHashFailed;
       result = static_cast<Value>(outcome);
@@ -333,22 +332,22 @@ bucketed_cuckoo_map<Key, Value, Hash>::bucketed_cuckoo_map(std::size_t capacity,
 
 template <class Key, class Value, class Hash>
 template <class Input>
-void bucketed_cuckoo_map<Key, Value, Hash>::run_passes(Input in, std::size_t n, hash_counts& counts,
-                                                       cudaStream_t stream) {
+void bucketed_cuckoo_map<Key, Value, Hash>::run_passes(Input in, std::size_t n, const pass_lists& lists,
+                                                       hash_counts& counts, cudaStream_t stream) {
   using cuckoo_detail::kBlock;
-  for (std::size_t done = 0; done < n; done += insert_chunk_) {
-    const std::size_t chunk = std::min(insert_chunk_, n - done);
+  for (std::size_t done = 0; done < n; done += lists.chunk) {
+    const std::size_t chunk = std::min(lists.chunk, n - done);
     const Input part = in.from(done);
-    const unsigned grid = std::min(cuckoo_detail::claim_grid_for(chunk), overflow_warps_ / (kBlock / 32));
+    const unsigned grid = std::min(cuckoo_detail::claim_grid_for(chunk), lists.warps / (kBlock / 32));
     const unsigned warps = grid * (kBlock / 32);
     const std::size_t per_step = std::size_t{warps} * cuckoo_detail::kWarpTiles;
     // A warp's elements: at most one whole step per grid-wide step (warps * segment <= chunk + per_step).
     const auto segment = static_cast<unsigned>((chunk + per_step - 1) / per_step * cuckoo_detail::kWarpTiles);
-    const cuckoo_detail::overflow_list deferred{overflow_.data(), overflow_counts_.data(), segment};
+    const cuckoo_detail::overflow_list deferred{lists.overflow, lists.counts, segment};
     cuckoo_detail::claim_kernel<<<grid, kBlock, 0, stream>>>(ref(), part, static_cast<unsigned>(chunk), deferred,
                                                              counts.data());
     GRAPHKIT_CHECK_LAUNCH();
-    const cuckoo_detail::leftover_list left{leftovers_.data(), leftovers_.data() + insert_chunk_};
+    const cuckoo_detail::leftover_list left{lists.leftovers, lists.leftover_count};
     cuckoo_detail::settle_kernel<<<cuckoo_detail::settle_grid_for(warps), kBlock, 0, stream>>>(
         ref(), part, deferred, warps, left, counts.data());
     GRAPHKIT_CHECK_LAUNCH();
@@ -358,12 +357,27 @@ void bucketed_cuckoo_map<Key, Value, Hash>::run_passes(Input in, std::size_t n, 
 }
 
 template <class Key, class Value, class Hash>
+typename bucketed_cuckoo_map<Key, Value, Hash>::pass_lists bucketed_cuckoo_map<Key, Value, Hash>::batch_lists(
+    std::size_t n, cudaStream_t stream) {
+  if (batch_chunk_ < n) {
+    // The leftover count, n leftovers, and the overflow list: n entries plus
+    // a step's worth (a warp's segment is whole steps). The segments' counts
+    // are the per-chunk list's: each is written by its warp's first pass.
+    batch_lists_ = device_buffer<std::uint32_t>(1 + 2 * n + std::size_t{overflow_warps_} * cuckoo_detail::kWarpTiles);
+    batch_chunk_ = n;
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(batch_lists_.data(), 0, sizeof(std::uint32_t), stream));
+  }
+  std::uint32_t* const base = batch_lists_.data();
+  return {n, overflow_warps_, base + 1 + batch_chunk_, overflow_counts_.data(), base + 1, base};
+}
+
+template <class Key, class Value, class Hash>
 void bucketed_cuckoo_map<Key, Value, Hash>::insert_async(const Key* d_keys, const Value* d_values, std::size_t n,
                                                          hash_counts& counts, cudaStream_t stream) {
   counts.reset(stream);
   if (n == 0) return;
   reset_give_up(stream);  // once per call: after a failure, the later chunks' full-bucket inserts fail fast
-  run_passes(cuckoo_detail::insert_input<Key, Value>{d_keys, d_values}, n, counts, stream);
+  run_passes(cuckoo_detail::insert_input<Key, Value>{d_keys, d_values}, n, chunk_lists(), counts, stream);
 }
 
 template <class Key, class Value, class Hash>
@@ -436,17 +450,21 @@ void bucketed_cuckoo_map<Key, Value, Hash>::apply_async(const op_type* d_ops, st
   counts.reset(stream);
   if (n == 0) return;
   reset_give_up(stream);
-  if (mixed_insert_ == cuckoo_mixed_insert::two_pass) {
-    // The bulk insert's passes over the operations (the header's "Mixed batches in two passes").
-    run_passes(cuckoo_detail::mixed_input<Key, Value>{d_ops, d_results}, n, counts, stream);
+  const cuckoo_detail::mixed_input<Key, Value> in{d_ops, d_results};
+  if (mixed_insert_ == cuckoo_mixed_insert::two_pass_batch) {
+    // One first pass over the whole batch, then one settling of what it
+    // deferred (the header's "Mixed batches in two passes"; batches past
+    // kCuckooInsertChunkMax go in parts of that size, each settled after its own).
+    const std::size_t chunk = std::min(n, kCuckooInsertChunkMax);
+    run_passes(in, n, batch_lists(chunk, stream), counts, stream);
     return;
   }
-  using cuckoo_detail::apply_kernel;
-  const auto kernel = mixed_insert_ == cuckoo_mixed_insert::first_lock
-                          ? apply_kernel<cuckoo_mixed_insert::first_lock, ref_type, Key, Value>
-                          : apply_kernel<cuckoo_mixed_insert::two_locks, ref_type, Key, Value>;
-  kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(counting_ref(counts), d_ops, n, d_results,
-                                                                           counts.data());
+  if (mixed_insert_ == cuckoo_mixed_insert::two_pass) {
+    run_passes(in, n, chunk_lists(), counts, stream);
+    return;
+  }
+  cuckoo_detail::apply_kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(
+      counting_ref(counts), d_ops, n, d_results, counts.data());
   GRAPHKIT_CHECK_LAUNCH();
 }
 

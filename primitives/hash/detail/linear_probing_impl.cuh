@@ -107,14 +107,12 @@ __global__ void __launch_bounds__(kBlock)
 /// `load(first)`: step(cursor, window) says whether the key is settled
 /// (its outcome kept by the caller); finish(i) takes key i's outcome, when
 /// it settles or its lap ends. The next key is read one key ahead, so that
-/// starting it waits on no load. With Lanes > 1 a tile of that many
-/// consecutive lanes walks each key together (same i, same cursor, so the
-/// tile settles and moves on as one; step decides for all of it).
-template <unsigned Lanes = 1, class Ref, class Key, class Load, class Step, class Finish>
+/// starting it waits on no load.
+template <class Ref, class Key, class Load, class Step, class Finish>
 __device__ void refill_walk(const Ref& table, const Key* keys, std::size_t n, Load&& load, Step&& step,
                             Finish&& finish) {
-  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x / Lanes;
-  std::size_t i = (std::size_t{blockIdx.x} * blockDim.x + threadIdx.x) / Lanes;
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i >= n) return;
   auto c = table.start(keys[i]);
   Key next = i + stride < n ? keys[i + stride] : Key{};
@@ -175,70 +173,6 @@ __global__ void __launch_bounds__(kBlock)
         erased += removed;
         removed = false;
       });
-  hash_detail::block_add({erased}, {hash_detail::kErased}, counts);
-}
-
-// The window refill erase (issue 18, step 25). Why the tile-4 erase fell
-// behind its finds at loads 0.8-0.9 (bench/NOTES.md, step 25): a warp's chain
-// per step of 8 keys was a key load, then as many window loads as the
-// longest probe of the 8 (lockstep), then an exchange round trip for every
-// group step in which some tile settled (its old value was shuffled to the
-// tile at once), all before the next key's load. A sequential model of the
-// bench's keys gives 5.4 window loads and 2.6 exchange waits per warp step at
-// 0.9 (all keys; 2.13 windows per key), 1.54 and 1.51 for the first half.
-// This walk takes the three off the chain: keys read one ahead
-// (refill_walk), a tile that settles starts its next key in the next
-// iteration while its warp-mates go on (warp window loads per key at 0.9:
-// 0.675 -> 0.314 for all keys, 0.192 -> 0.143 for the first half), and the
-// exchange's old value is counted only when its lane issues its next
-// exchange, or at the end, so no iteration waits for an atomic.
-
-/// A tile's vote: its lanes whose `mine` holds (a thread alone: its own).
-template <class Tile>
-__device__ unsigned tile_votes(const Tile& tile, bool mine) {
-  if constexpr (Tile::num_threads() == 1) return mine ? 1u : 0u;
-  else return tile.ballot(mine);
-}
-
-/// The bulk erase by the window refill walk: Lanes lanes per key (4, 2 or
-/// 1) share each window, lane r loading slots r * S .. r * S + S - 1 (S =
-/// kWindow / Lanes: with 8-byte slots and 4 lanes one slot each, the tile's
-/// four loads one sector), and each decides on its share; the lowest lane
-/// with a decision (a slot of k, or an empty key) holds the first one in
-/// probe order and does the exchange where k's value was live. Plain loads
-/// through the L1, as erase_refill_kernel argues: no insert runs in this
-/// kernel, keys are fixed and values only go live -> empty, so a stale
-/// window (the L1 keeps only this kernel's reads) can only show live a value
-/// that another erase has emptied since: the exchange returns empty and
-/// counts nothing. Counts stay exact for repeated, erased and absent keys.
-template <unsigned Lanes, class Ref, class Key>
-__global__ void __launch_bounds__(kBlock)
-    erase_window_refill_kernel(Ref table, const Key* keys, std::size_t n, unsigned long long* counts) {
-  const auto tile = key_tile<Lanes>();
-  using part_type = typename Ref::template window_part<Lanes>;
-  const unsigned rank = tile.thread_rank();
-  unsigned erased = 0;  // a thread of the capped grid erases far fewer than 2^32 keys
-  // The last exchange's old value, counted when this lane issues its next
-  // one (or after the walk): no iteration waits on an exchange's round trip.
-  auto pending = table.empty_value;
-  refill_walk<Lanes>(
-      table, keys, n, [&](std::size_t first) { return table.template load_part<Lanes>(first, rank); },
-      [&](const auto& c, const part_type& part) {
-        std::size_t live = table.capacity;  // k's slot where its value was seen live
-        const bool decided = table.visit_part(c, part.s, rank * part_type::kSlots, [&](std::size_t at, const auto& s) {
-          if (s.key == c.key && s.value != table.empty_value) live = at;
-          return s.key == c.key || s.key == table.empty_key;
-        });
-        const unsigned deciders = tile_votes(tile, decided);
-        if (deciders == 0) return false;
-        if (rank == static_cast<unsigned>(__ffs(static_cast<int>(deciders)) - 1) && live != table.capacity) {
-          erased += pending != table.empty_value;
-          pending = table.exchange_value(live, table.empty_value);
-        }
-        return true;
-      },
-      [](std::size_t) {});
-  erased += pending != table.empty_value;
   hash_detail::block_add({erased}, {hash_detail::kErased}, counts);
 }
 
@@ -406,30 +340,12 @@ void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::erase
                                                                                        cudaStream_t stream) {
   counts.reset(stream);
   if (n == 0) return;
-  switch (erase_walk_) {
-    case lp_erase_walk::erase_tile: break;
-    case lp_erase_walk::window_refill_4: return erase_window_refill<4>(d_keys, n, counts, stream);
-    case lp_erase_walk::window_refill_2: return erase_window_refill<2>(d_keys, n, counts, stream);
-    case lp_erase_walk::window_refill_1: return erase_window_refill<1>(d_keys, n, counts, stream);
-  }
   if constexpr (EraseTile == kLpRefill)
     lp_detail::erase_refill_kernel<<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref<hash_ops::erase>(),
                                                                                              d_keys, n, counts.data());
   else
     lp_detail::erase_kernel<EraseTile><<<lp_detail::grid_for(n, EraseTile), lp_detail::kBlock, 0, stream>>>(
         ref<hash_ops::erase>(), d_keys, n, counts.data());
-  GRAPHKIT_CHECK_LAUNCH();
-}
-
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-template <unsigned Lanes>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::erase_window_refill(const Key* d_keys,
-                                                                                               std::size_t n,
-                                                                                               hash_counts& counts,
-                                                                                               cudaStream_t stream) {
-  constexpr unsigned lanes = Lanes < ref_type::kWindow ? Lanes : static_cast<unsigned>(ref_type::kWindow);
-  lp_detail::erase_window_refill_kernel<lanes><<<lp_detail::grid_for(n, lanes), lp_detail::kBlock, 0, stream>>>(
-      ref<hash_ops::erase>(), d_keys, n, counts.data());
   GRAPHKIT_CHECK_LAUNCH();
 }
 

@@ -220,9 +220,8 @@ void cuckoo_rows(std::size_t n, bench::gpu_timer& t, int reps, const ceilings& c
 /// GLHT's mixed workloads: a batch of insert / erase / find shares in one
 /// kernel on a table filled to `load` first; every insert is of a new key and
 /// every erase of a present one, so the counts are known.
-template <class Map, class Configure = void (*)(Map&)>
-void mixed_rows(
-    const char* name, std::size_t n, double load, bench::gpu_timer& t, int reps, Configure configure = [](Map&) {}) {
+template <class Map>
+void mixed_rows(const char* name, std::size_t n, double load, bench::gpu_timer& t, int reps) {
   const std::size_t capacity = static_cast<std::size_t>(n / load);
   for (const auto& [ins, era] : {std::pair{20, 20}, std::pair{40, 40}}) {
     std::vector<hop_op> ops(n);
@@ -239,7 +238,6 @@ void mixed_rows(
     sequential_keys<<<blocks_for(n), 256>>>(keys.data(), values.data(), 1, n);
     GRAPHKIT_CHECK_LAUNCH();
     Map map(capacity);
-    configure(map);
     hash_counts counts;
     const double ms = t.median_ms(
         reps, [&] { map.apply_async(d_ops.data(), n, results.data(), counts); },
@@ -353,22 +351,11 @@ int main(int argc, char** argv) {
         "| map | batch | throughput | check |\n|---|---|---|---|\n");
     if (runs("hopscotch")) mixed_rows<hopscotch_map<4>>("hopscotch, tile 4", n / 4, 0.9, t, reps);
     if (runs("hopscotch")) mixed_rows<hopscotch_map<32>>("hopscotch, tile 32", n / 4, 0.9, t, reps);
-    // The cuckoo map keeps erased keys in their slots too; its locked inserts reuse them.
-    // Inserts with both buckets full take both locks, in the batch's one kernel (step 26's first-bucket lock: removed).
+    // The cuckoo map keeps erased keys in their slots too: the batch's first pass runs every find and erase
+    // and the inserts that claim or update, the inserts with both buckets full are settled after it
+    // (steps 27-28; the one-kernel two_locks and per-chunk two_pass modes were removed in step 28).
     if (runs("cuckoo") || only == "cuckoo-mixed")
-      mixed_rows<bucketed_cuckoo_map<>>(
-          "bucketed cuckoo, two locks", n / 4, 0.9, t, reps,
-          [](bucketed_cuckoo_map<>& m) { m.set_mixed_insert(cuckoo_mixed_insert::two_locks); });
-    // Step 27: the bulk insert's passes over the batch (lock-free first pass, full-bucket inserts settled after it).
-    if (runs("cuckoo") || only == "cuckoo-mixed")
-      mixed_rows<bucketed_cuckoo_map<>>(
-          "bucketed cuckoo, two passes", n / 4, 0.9, t, reps,
-          [](bucketed_cuckoo_map<>& m) { m.set_mixed_insert(cuckoo_mixed_insert::two_pass); });
-    // Step 28: the same passes with the whole batch as one chunk (settled once, after every erase).
-    if (runs("cuckoo") || only == "cuckoo-mixed")
-      mixed_rows<bucketed_cuckoo_map<>>(
-          "bucketed cuckoo, two passes, whole batch", n / 4, 0.9, t, reps,
-          [](bucketed_cuckoo_map<>& m) { m.set_mixed_insert(cuckoo_mixed_insert::two_pass_batch); });
+      mixed_rows<bucketed_cuckoo_map<>>("bucketed cuckoo, two passes, whole batch", n / 4, 0.9, t, reps);
     // Linear probing keeps erased keys in their slots: from 0.9 a 40% insert share would fill the table.
     if (runs("linear")) mixed_rows<lp_map>("linear probing", n / 4, 0.5, t, reps);
 

@@ -82,13 +82,13 @@
 //     "Full" is a read without an empty slot, or a read whose empty slots
 //     other keys' CASes all took first (a failed CAS returns the word that
 //     took the slot, so nothing is read again). This lock-free part is
-//     insert_lock_free in kernels where keys may move meanwhile (apply_async),
-//     and insert_claim_only in the bulk insert's first pass, where none does
+//     insert_lock_free in kernels where keys may move meanwhile (a kernel of
+//     the ref's own insert beside finds and erases), and insert_claim_only in
+//     the first pass of the bulk insert and of apply_async, where none does
 //     (no fences: "Bulk insert in passes" below). An insert that finds
 //     both buckets full without its key is deferred: to the locked path below
-//     in apply_async's kernel, to the second pass of the bulk insert (and of a
-//     mixed batch in two passes), which runs the insert-only path ("Inserts
-//     alone").
+//     in the ref's insert, to the later passes of the bulk insert and of
+//     apply_async, which run the insert-only path ("Inserts alone").
 //   * erase: one CAS {k, v} -> {k, Ev} (no tombstone to clean up, no count
 //     atomic: counts go per block). In a kernel with writers, an erase that
 //     misses in both buckets takes both buckets' locks, under which nothing
@@ -245,12 +245,14 @@
 //     (a bucket read with an empty slot under its lock gives that slot), so a
 //     key in its second bucket still has a full first bucket.
 //
-// Mixed batches in two passes (apply_async with cuckoo_mixed_insert::two_pass,
-// issue 18 step 27, or two_pass_batch, step 28 and the default). The batch
-// goes through the bulk insert's passes (run_passes), a chunk at a time:
-// insert_chunk() operations (two_pass), or the whole batch as one chunk
-// (two_pass_batch; at most kCuckooInsertChunkMax operations, a longer batch
-// in parts of that size). What follows holds for any chunk:
+// Mixed batches in two passes (apply_async; issue 18 steps 27-28). The batch
+// goes through the bulk insert's passes (run_passes) as one chunk (at most
+// kCuckooInsertChunkMax operations, a longer batch in parts of that size).
+// Steps 26-28 also had one-kernel modes (two_locks: the locked path beside
+// finds and erases; first_lock) and per-chunk passes (two_pass); they were
+// slower, and from load 0.9 with each new key inserted 4 times in a shuffled
+// batch they failed tens of thousands of inserts (step 28's outcome): removed.
+// What follows holds for any chunk:
 //   * First pass (claim_kernel over a mixed_input): every find and erase,
 //     and every insert by insert_claim_only (an update where its key is, live
 //     or dead, or a claim of an empty slot). No lock, no move, no reuse of a
@@ -374,23 +376,6 @@ inline constexpr cuckoo_find_read kCuckooFindRead = cuckoo_find_read::halves;
 /// alone, so its erases read buckets as the read-only finds do (locate_halves)
 /// and then CAS the one slot; set_erase_read() selects whole-bucket reads.
 inline constexpr cuckoo_find_read kCuckooEraseRead = cuckoo_find_read::halves;
-/// How apply_async settles inserts whose two buckets are full (issue 18).
-/// two_locks: in its one kernel, by the locked path (insert_locked: both
-/// buckets' locks, then a dead slot or moves). two_pass (step 27): the bulk
-/// insert's passes over the batch, a chunk of insert_chunk() operations at a
-/// time (the header's "Mixed batches in two passes"): finds, erases and
-/// inserts that update or claim run first, lock-free, and the inserts with
-/// both buckets full are settled after each chunk by the insert-only path.
-/// two_pass_batch (step 28, the default): the same passes, but the first
-/// pass runs over the whole batch before anything is settled, so the queued
-/// inserts find every erase's dead slot to reuse (fewer moves), and a batch
-/// is three launches, not three per chunk. Step 26's first_lock (bucket 1's
-/// lock alone to reuse dead slots beside the batch's erases) was slower than
-/// two_locks and lost erases (an erase of a key being moved, whose dead
-/// original another insert reused before the mover handed the kill over to
-/// the copy): removed.
-enum class cuckoo_mixed_insert { two_locks, two_pass, two_pass_batch };
-inline constexpr cuckoo_mixed_insert kCuckooMixedInsert = cuckoo_mixed_insert::two_pass_batch;
 /// Slots in a half bucket: one per tile thread, one 32-byte sector.
 inline constexpr int kCuckooHalfSlots = kCuckooBucketSlots / 2;
 static_assert(kCuckooHalfSlots == kCuckooTile, "a half bucket is one slot per tile thread");
@@ -1468,10 +1453,6 @@ class bucketed_cuckoo_map {
   /// kernel runs alone). apply_async's erases read whole buckets.
   void set_erase_read(cuckoo_find_read read) noexcept { erase_read_ = read; }
   [[nodiscard]] cuckoo_find_read erase_read() const noexcept { return erase_read_; }
-  /// How apply_async settles inserts whose two buckets are full
-  /// (kCuckooMixedInsert by default; the bench times every mode).
-  void set_mixed_insert(cuckoo_mixed_insert mode) noexcept { mixed_insert_ = mode; }
-  [[nodiscard]] cuckoo_mixed_insert mixed_insert() const noexcept { return mixed_insert_; }
   /// d_values_out[i] = the value of d_keys[i], or the empty-value sentinel.
   void find_async(const Key* d_keys, std::size_t n, Value* d_values_out, cudaStream_t stream = nullptr) const;
   void contains_async(const Key* d_keys, std::size_t n, std::uint8_t* d_found, cudaStream_t stream = nullptr) const;
@@ -1480,11 +1461,11 @@ class bucketed_cuckoo_map {
   /// Returns how many live values were removed.
   std::uint64_t erase(const Key* d_keys, std::size_t n, cudaStream_t stream = nullptr);
   /// A mixed batch, in no fixed order (semantics in the header comment): in
-  /// the bulk insert's passes (two_pass_batch, the default, or two_pass), or
-  /// in one kernel (two_locks); set_mixed_insert. d_results[i]: a find's value
-  /// (or the empty value), an insert's hash_outcome, an erase's kHashErased /
-  /// kHashAbsent. two_pass_batch keeps lists of 8 bytes per operation, grown
-  /// (cudaMalloc, which synchronises) by the first batch larger than any before.
+  /// the bulk insert's passes over the whole batch (the header's "Mixed
+  /// batches in two passes"). d_results[i]: a find's value (or the empty
+  /// value), an insert's hash_outcome, an erase's kHashErased / kHashAbsent.
+  /// Keeps lists of 8 bytes per operation, grown (cudaMalloc, which
+  /// synchronises) by the first batch larger than any before.
   void apply_async(const op_type* d_ops, std::size_t n, Value* d_results, hash_counts& counts,
                    cudaStream_t stream = nullptr);
 
@@ -1524,20 +1505,14 @@ class bucketed_cuckoo_map {
     return {insert_chunk_,           overflow_warps_,   overflow_.data(),
             overflow_counts_.data(), leftovers_.data(), leftovers_.data() + insert_chunk_};
   }
-  /// Lists for one chunk of n elements (two_pass_batch: the whole batch, at
+  /// Lists for one chunk of n elements (apply_async: the whole batch, at
   /// most kCuckooInsertChunkMax), grown to n when smaller.
   pass_lists batch_lists(std::size_t n, cudaStream_t stream);
-  ref_type counting_ref(hash_counts& counts) noexcept {
-    ref_type r = ref();
-    r.stats = counts.data();
-    return r;
-  }
 
   Key empty_key_;
   Value empty_value_;
   cuckoo_find_read find_read_ = kCuckooFindRead;
   cuckoo_find_read erase_read_ = kCuckooEraseRead;
-  cuckoo_mixed_insert mixed_insert_ = kCuckooMixedInsert;
   device_buffer<slot> slots_;
   device_buffer<unsigned> locks_;
   /// The bulk insert's chunk, and its overflow list (cuckoo_detail::overflow_list):
@@ -1549,7 +1524,7 @@ class bucketed_cuckoo_map {
   /// The inserts the second pass leaves to the last (cuckoo_detail::leftover_list):
   /// insert_chunk_ entries, then their count.
   device_buffer<std::uint32_t> leftovers_;
-  /// two_pass_batch's lists (batch_lists), for batch_chunk_ elements (0 until
+  /// apply_async's lists (batch_lists), for batch_chunk_ elements (0 until
   /// needed): the leftover count, the leftovers, then the overflow list's entries.
   std::size_t batch_chunk_ = 0;
   device_buffer<std::uint32_t> batch_lists_;

@@ -4,9 +4,9 @@
 // G/s at load 0.5, and were dropped). The bulk insert is three kernels per
 // chunk of keys (claim_kernel, then settle_kernel over the inserts it
 // deferred, then settle_alone_kernel, one tile, over those the second left;
-// the header's "Bulk insert in passes"); a mixed batch in two passes runs
-// the same kernels over its operations (cuckoo_mixed_insert::two_pass; the
-// inputs in bucketed_cuckoo_inputs.cuh). The first pass steps
+// the header's "Bulk insert in passes"); apply_async runs the same kernels
+// over a mixed batch's operations, the whole batch as one chunk (the inputs
+// in bucketed_cuckoo_inputs.cuh). The first pass steps
 // a warp's tiles together, for one ballot per step. Each tile's first thread
 // counts outcomes in registers and the block adds all of a kernel's counts
 // in one shared reduction (hash_detail::block_add); the bulk insert counts
@@ -205,38 +205,6 @@ __global__ void __launch_bounds__(kBlock)
     if (!refused(t, k, 0u, false) && t.template erase_alone<Read>(tile, k)) erased += tile.thread_rank() == 0;
   });
   hash_detail::block_add({erased}, {hash_detail::kErased}, counts);
-}
-
-/// A mixed batch in one kernel (cuckoo_mixed_insert::two_locks): inserts
-/// with both buckets full take the locked path beside the finds and erases.
-template <class Ref, class Key, class Value>
-__global__ void __launch_bounds__(kBlock)
-    apply_kernel(Ref t, const hash_op<Key, Value>* ops, std::size_t n, Value* results, unsigned long long* counts) {
-  unsigned long long inserted = 0, failed = 0, sentinel = 0, erased = 0;
-  for_each_op(n, [&](const auto& tile, std::size_t i) {
-    const hash_op<Key, Value> op = ops[i];
-    const bool lead = tile.thread_rank() == 0;
-    Value result = 0;
-    if (refused(t, op.key, op.value, op.kind == hash_op_kind::insert)) {
-      sentinel += lead;
-      result = op.kind == hash_op_kind::find ? t.empty_value : Value{kHashFailed};
-    } else if (op.kind == hash_op_kind::insert) {
-      const std::uint32_t outcome = t.insert(tile, op.key, op.value);
-      inserted += lead && outcome == kHashInserted;
-      failed += lead && outcome == kHashFailed;
-      result = static_cast<Value>(outcome);
-    } else if (op.kind == hash_op_kind::erase) {
-      const bool removed = t.erase(tile, op.key);
-      erased += lead && removed;
-      result = removed ? Value{kHashErased} : Value{kHashAbsent};
-    } else {
-      result = t.find(tile, op.key);
-    }
-    if (lead) results[i] = result;
-  });
-  hash_detail::block_add({inserted, failed, sentinel, erased},
-                         {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel, hash_detail::kErased},
-                         counts);
 }
 
 /// Live slots (a value other than the empty value: empty slots and
@@ -450,22 +418,11 @@ void bucketed_cuckoo_map<Key, Value, Hash>::apply_async(const op_type* d_ops, st
   counts.reset(stream);
   if (n == 0) return;
   reset_give_up(stream);
-  const cuckoo_detail::mixed_input<Key, Value> in{d_ops, d_results};
-  if (mixed_insert_ == cuckoo_mixed_insert::two_pass_batch) {
-    // One first pass over the whole batch, then one settling of what it
-    // deferred (the header's "Mixed batches in two passes"; batches past
-    // kCuckooInsertChunkMax go in parts of that size, each settled after its own).
-    const std::size_t chunk = std::min(n, kCuckooInsertChunkMax);
-    run_passes(in, n, batch_lists(chunk, stream), counts, stream);
-    return;
-  }
-  if (mixed_insert_ == cuckoo_mixed_insert::two_pass) {
-    run_passes(in, n, chunk_lists(), counts, stream);
-    return;
-  }
-  cuckoo_detail::apply_kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(
-      counting_ref(counts), d_ops, n, d_results, counts.data());
-  GRAPHKIT_CHECK_LAUNCH();
+  // One first pass over the whole batch, then one settling of what it
+  // deferred (the header's "Mixed batches in two passes"; batches past
+  // kCuckooInsertChunkMax go in parts of that size, each settled after its own).
+  const std::size_t chunk = std::min(n, kCuckooInsertChunkMax);
+  run_passes(cuckoo_detail::mixed_input<Key, Value>{d_ops, d_results}, n, batch_lists(chunk, stream), counts, stream);
 }
 
 template <class Key, class Value, class Hash>

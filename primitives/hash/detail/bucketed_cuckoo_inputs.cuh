@@ -1,7 +1,6 @@
 // What the bucketed cuckoo map's passes (claim_kernel, settle_kernel,
 // settle_alone_kernel) run over: the bulk insert's keys and values, or a
-// mixed batch's operations (apply_async with cuckoo_mixed_insert::two_pass,
-// issue 18 step 27). The kernels own the stepping, the overflow list and the
+// mixed batch's operations (apply_async, issue 18 steps 27-28). The kernels own the stepping, the overflow list and the
 // counts, so both callers share them; an input owns one element: its first
 // pass (true when it is an insert deferred to the later passes), its key and
 // value for those passes, and where a settled insert's outcome goes.
@@ -53,7 +52,7 @@ struct insert_input {
   }
 };
 
-/// A mixed batch in two passes (apply_async, cuckoo_mixed_insert::two_pass):
+/// A mixed batch in two passes (apply_async):
 /// the first pass runs every find and erase and every insert that updates
 /// its key or claims an empty slot, with no lock; an insert whose buckets are
 /// both full without its key is deferred, and the later passes write its

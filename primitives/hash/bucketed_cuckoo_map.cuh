@@ -82,12 +82,13 @@
 //     "Full" is a read without an empty slot, or a read whose empty slots
 //     other keys' CASes all took first (a failed CAS returns the word that
 //     took the slot, so nothing is read again). This lock-free part is
-//     insert_lock_free in kernels where keys may move meanwhile (apply_async),
-//     and insert_claim_only in the bulk insert's first pass, where none does
+//     insert_lock_free in kernels where keys may move meanwhile (a kernel of
+//     the ref's own insert beside finds and erases), and insert_claim_only in
+//     the first pass of the bulk insert and of apply_async, where none does
 //     (no fences: "Bulk insert in passes" below). An insert that finds
 //     both buckets full without its key is deferred: to the locked path below
-//     in apply_async's kernel, to the second pass of the bulk insert, which
-//     runs the insert-only path ("Inserts alone").
+//     in the ref's insert, to the later passes of the bulk insert and of
+//     apply_async, which run the insert-only path ("Inserts alone").
 //   * erase: one CAS {k, v} -> {k, Ev} (no tombstone to clean up, no count
 //     atomic: counts go per block). In a kernel with writers, an erase that
 //     misses in both buckets takes both buckets' locks, under which nothing
@@ -243,6 +244,63 @@
 //   * A deferred insert that makes room moves keys only out of full buckets
 //     (a bucket read with an empty slot under its lock gives that slot), so a
 //     key in its second bucket still has a full first bucket.
+//
+// Mixed batches in two passes (apply_async; issue 18 steps 27-28). The batch
+// goes through the bulk insert's passes (run_passes) as one chunk (at most
+// kCuckooInsertChunkMax operations, a longer batch in parts of that size).
+// Steps 26-28 also had one-kernel modes (two_locks: the locked path beside
+// finds and erases; first_lock) and per-chunk passes (two_pass); they were
+// slower, and from load 0.9 with each new key inserted 4 times in a shuffled
+// batch they failed tens of thousands of inserts (step 28's outcome): removed.
+// What follows holds for any chunk:
+//   * First pass (claim_kernel over a mixed_input): every find and erase,
+//     and every insert by insert_claim_only (an update where its key is, live
+//     or dead, or a claim of an empty slot). No lock, no move, no reuse of a
+//     dead slot: an insert with both buckets full without its key is
+//     deferred to the overflow list, its result left to the later passes.
+//     Reusing dead slots here would need bucket 1's lock to keep duplicates
+//     out (step 26's first_lock did so) and would break the rule below: an
+//     erase later in the pass can leave a dead slot where a deferred copy
+//     of the key saw none. The later passes reuse them instead, with every
+//     erase of the chunk done.
+//   * The writes of this pass are claims (an empty slot gets a key), value
+//     changes of a slot's key (set_value: update, revival; kill: erase). So
+//     a slot's key never changes once written, slots only fill, the
+//     non-empty slots of a bucket stay a prefix, and a key is in its second
+//     bucket only once its first is full. Hence finds and erases read by half
+//     buckets without fences (find_halves, erase_alone<halves>, as the bulk
+//     kernels where nothing adds), and are right: a key present throughout
+//     (live or dead) keeps its slot, and every slot a read passes to reach
+//     it was non-empty before the kernel and stays so, so the read sees it;
+//     a key claimed during the pass races the read, which sees it or not.
+//     Each key has one slot for the whole pass, and every operation on it
+//     that sees it acts on that slot by CAS: the CASes on one word put them
+//     in one order, and one that did not see the key goes before the claim.
+//   * Every copy of a key's insert in a chunk is deferred, or none is (as in
+//     the bulk insert): if a copy saw both buckets full without k, no claim
+//     can add k afterwards (slots never empty) and nothing else in the pass
+//     adds a key, so no operation of the pass ever sees k. Deferred copies
+//     meet under k's bucket-1 lock in the second pass (the first places k,
+//     the others update it).
+//   * Later passes (settle_kernel, settle_alone_kernel over a mixed_input):
+//     the deferred inserts alone, by the insert-only path (bucket 1's lock,
+//     reuse of dead slots, copy-first moves), which writes each one's result.
+//     Nothing else runs there, so its light fences and lock rules hold; the
+//     first pass leaves no tombstone and no lock held.
+//   * The order this realises: the chunk's first pass (its operations in the
+//     order of their CASes and reads, as above), then its deferred inserts,
+//     then the next chunk. A find or an erase of a key whose insert was
+//     deferred, in the same chunk, applies before that insert: the find
+//     returns absent, the erase reports kHashAbsent, and the key ends present
+//     with the insert's value (kHashInserted). That is one of the orders the
+//     semantics below allow (insert and erase of one key in one batch apply
+//     in some order; a find racing an insert returns absent or the value).
+//     Counts stay exact: each insert reports and counts its own outcome, in
+//     whichever pass settles it. With the whole batch as one chunk, every
+//     deferred insert applies after every find and erase of the batch, and
+//     it meets all of the batch's erases' dead slots: a queued insert reuses
+//     one of its 16 slots far more often than after a quarter of the batch's
+//     erases (step 28), and moves keys less.
 //
 // Semantics of concurrent operations on one key (as hopscotch_map): an insert
 // racing an insert leaves one of the two values and counts one key added; a
@@ -495,9 +553,11 @@ struct bucketed_cuckoo_ref {
   }
   /// find by half buckets, where nothing writes (the header's "Finds by half
   /// buckets"): locate_halves, then k's value (a dead key: absent). The same
-  /// answer as find_whole, one sector at a time.
-  [[nodiscard]] __device__ Value find_halves(const tile_type& tile, Key k) const
-      requires(!kWrites && has_op(Ops, hash_ops::find)) {
+  /// answer as find_whole, one sector at a time. A writing ref calls it only
+  /// where the kernel's writes are claims and value changes (a mixed batch's
+  /// first pass; the header's "Mixed batches in two passes" says why it is
+  /// sound there).
+  [[nodiscard]] __device__ Value find_halves(const tile_type& tile, Key k) const requires(has_op(Ops, hash_ops::find)) {
     const half_hit h = locate_halves(tile, k);
     return h.found ? value_of(h.w) : empty_value;
   }
@@ -693,9 +753,11 @@ struct bucketed_cuckoo_ref {
     return r == cuckoo_detail::kFull ? cuckoo_detail::kDeferred : r;
   }
 
-  /// insert_lock_free in the bulk insert's first pass (the header's "Bulk
-  /// insert in passes"): only such claims run in its kernel, so no key
-  /// moves, none dies and no slot is reused. A slot's key, once written,
+  /// insert_lock_free in the first pass of the bulk insert and of a mixed
+  /// batch in two passes (the header's "Bulk insert in passes" and "Mixed
+  /// batches in two passes"): only such claims run in its kernel, and a mixed
+  /// batch's finds and erases (which change values only), so no key moves and
+  /// no slot is reused. A slot's key, once written,
   /// stays, and a key found is in its only slot: bucket 2 is read without a
   /// fence after bucket 1 and a match there is updated without looking at
   /// bucket 1 again. kDeferred when both buckets are full without k (for the
@@ -762,6 +824,8 @@ struct bucketed_cuckoo_ref {
   /// confirming reads. Read says how: whole buckets, or half by half
   /// (locate_halves, as the read-only finds: erases never empty a slot, so
   /// the slot-prefix invariant holds throughout the kernel). Then one kill.
+  /// Also a mixed batch's first pass (halves), where claims add keys too: the
+  /// header's "Mixed batches in two passes" says why that is sound.
   template <cuckoo_find_read Read = kCuckooEraseRead>
   __device__ bool erase_alone(const tile_type& tile, Key k) const requires(has_op(Ops, hash_ops::erase)) {
     if constexpr (Read == cuckoo_find_read::halves) {
@@ -1396,9 +1460,12 @@ class bucketed_cuckoo_map {
   void erase_async(const Key* d_keys, std::size_t n, hash_counts& counts, cudaStream_t stream = nullptr);
   /// Returns how many live values were removed.
   std::uint64_t erase(const Key* d_keys, std::size_t n, cudaStream_t stream = nullptr);
-  /// A mixed batch in one kernel, in no fixed order (semantics in the header
-  /// comment). d_results[i]: a find's value (or the empty value), an insert's
-  /// hash_outcome, an erase's kHashErased / kHashAbsent.
+  /// A mixed batch, in no fixed order (semantics in the header comment): in
+  /// the bulk insert's passes over the whole batch (the header's "Mixed
+  /// batches in two passes"). d_results[i]: a find's value (or the empty
+  /// value), an insert's hash_outcome, an erase's kHashErased / kHashAbsent.
+  /// Keeps lists of 8 bytes per operation, grown (cudaMalloc, which
+  /// synchronises) by the first batch larger than any before.
   void apply_async(const op_type* d_ops, std::size_t n, Value* d_results, hash_counts& counts,
                    cudaStream_t stream = nullptr);
 
@@ -1416,11 +1483,31 @@ class bucketed_cuckoo_map {
   void reset_give_up(cudaStream_t stream) {
     GRAPHKIT_CUDA_TRY(cudaMemsetAsync(locks_.data() + bucket_count(), 0, sizeof(unsigned), stream));
   }
-  ref_type counting_ref(hash_counts& counts) noexcept {
-    ref_type r = ref();
-    r.stats = counts.data();
-    return r;
+  /// Where a first pass queues its deferred inserts and the second its
+  /// leftovers: an overflow list of `chunk` elements' worth (a segment per
+  /// warp of at most `warps` warps, and each segment's count) and a leftover
+  /// list of `chunk` entries and their count (0 between chunks).
+  struct pass_lists {
+    std::size_t chunk;
+    unsigned warps;
+    std::uint32_t* overflow;
+    unsigned* counts;
+    std::uint32_t* leftovers;
+    std::uint32_t* leftover_count;
+  };
+  /// The bulk insert's passes over `in` (cuckoo_detail::insert_input or
+  /// mixed_input), a chunk of `lists.chunk` elements at a time: claim_kernel,
+  /// settle_kernel over what it deferred, settle_alone_kernel over the rest.
+  template <class Input>
+  void run_passes(Input in, std::size_t n, const pass_lists& lists, hash_counts& counts, cudaStream_t stream);
+  /// The per-chunk lists (insert_chunk_ elements, allocated with the table).
+  [[nodiscard]] pass_lists chunk_lists() noexcept {
+    return {insert_chunk_,           overflow_warps_,   overflow_.data(),
+            overflow_counts_.data(), leftovers_.data(), leftovers_.data() + insert_chunk_};
   }
+  /// Lists for one chunk of n elements (apply_async: the whole batch, at
+  /// most kCuckooInsertChunkMax), grown to n when smaller.
+  pass_lists batch_lists(std::size_t n, cudaStream_t stream);
 
   Key empty_key_;
   Value empty_value_;
@@ -1437,6 +1524,10 @@ class bucketed_cuckoo_map {
   /// The inserts the second pass leaves to the last (cuckoo_detail::leftover_list):
   /// insert_chunk_ entries, then their count.
   device_buffer<std::uint32_t> leftovers_;
+  /// apply_async's lists (batch_lists), for batch_chunk_ elements (0 until
+  /// needed): the leftover count, the leftovers, then the overflow list's entries.
+  std::size_t batch_chunk_ = 0;
+  device_buffer<std::uint32_t> batch_lists_;
   /// The synchronous calls' own counts (they read them before returning).
   hash_counts sync_counts_;
   mutable device_buffer<unsigned long long> scratch_;

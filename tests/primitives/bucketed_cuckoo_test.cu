@@ -728,20 +728,46 @@ TEST(BucketedCuckoo, MixedBatchFollowsTheDocumentedSemantics) {
 
 /// The bench's mixed batch (hash_bench, 40/40/20 from load 0.9: the row that
 /// printed WRONG in run 1), scaled down and checked op by op: every insert is
-/// of a new key, every erase of a present one, so each result, the counts and
-/// the final table are known exactly. Inserts must reuse erased keys' slots
-/// (the table stays at 0.9 live, nearly full counting dead keys), through the
-/// locked path, while those erases run in the same kernel.
-void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed) {
-  SCOPED_TRACE(testing::Message() << "mixed " << insert_share << "/" << erase_share << " from 0.9");
-  const std::size_t n = 1 << 16, capacity = static_cast<std::size_t>(n / 0.9);
-  cuckoo map(capacity);
+/// of a new key, every erase of a key of the fill, so each result, the counts
+/// and the final table are known exactly. Inserts must reuse erased keys'
+/// slots (the table stays at 0.9 live, nearly full counting dead keys), while
+/// those erases run in the same batch. `load` is the starting load, and each
+/// new key is inserted `copies` times in the batch (duplicates racing each
+/// other: one result kHashInserted, the others kHashUpdated, one copy stored).
+///
+/// Above load 0.9 the test asks only what the map promises: an insert fails
+/// only where no path of up to kMaxEvictionDepth + 1 moves is found, and
+/// from 0.97 the batch leaves more live keys than that allows (20/20: 99.4%
+/// of the slots; 40/40: more keys than slots), so inserts must fail there,
+/// and even the fill may fail a key (one of 65536 did at 0.97). Then every
+/// failure must be reported (kHashFailed) and counted, a key whose inserts
+/// all failed must be absent and every other new key present once, and the
+/// batch starts from the keys the fill placed. At 0.9 nothing may fail.
+template <class Map = cuckoo>
+void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed, double load = 0.9, int copies = 1) {
+  SCOPED_TRACE(testing::Message() << "mixed " << insert_share << "/" << erase_share << " from " << load << ", "
+                                  << copies << " copies of each insert");
+  const bool may_fail = load > 0.9;
+  const std::size_t n = 1 << 16, capacity = static_cast<std::size_t>(n / load);
+  Map map(capacity);
   const std::vector<std::uint32_t> keys = distinct_keys(3 * n, seed);
   std::vector<std::uint32_t> old_keys(keys.begin(), keys.begin() + n), old_values(n);
   for (std::size_t i = 0; i < n; ++i) old_values[i] = static_cast<std::uint32_t>(i);
   device_buffer<std::uint32_t> d_old{std::span<const std::uint32_t>(old_keys)},
       d_old_values{std::span<const std::uint32_t>(old_values)};
-  ASSERT_EQ(map.insert(d_old.data(), d_old_values.data(), n), n);
+  hash_counts fill_counts;
+  map.insert_async(d_old.data(), d_old_values.data(), n, fill_counts);
+  const hash_result filled = fill_counts.result();
+  if (!may_fail) ASSERT_EQ(filled.failed, 0u);
+  ASSERT_EQ(filled.inserted + filled.failed, n);
+  // Which keys of the fill the table holds (each with its own value, or absent).
+  std::vector<bool> held(n);
+  const std::vector<std::uint32_t> got_fill = find_all(map, old_keys);
+  for (std::size_t i = 0; i < n; ++i) {
+    held[i] = got_fill[i] == static_cast<std::uint32_t>(i);
+    ASSERT_TRUE(held[i] || got_fill[i] == kEmptyValue) << "old key index " << i;
+  }
+  ASSERT_EQ(static_cast<std::size_t>(std::count(held.begin(), held.end(), true)), filled.inserted);
   std::mt19937_64 rng(seed);
   std::vector<op> ops;
   // Keys [2n, 3n) are never inserted: one erase in 8 and one find in 4 ask
@@ -752,12 +778,21 @@ void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed) {
     const auto pick = static_cast<int>(rng() % 100);
     const bool absent = rng() % 8 == 0;
     const std::uint32_t never = keys[2 * n + rng() % n];
-    if (pick < insert_share) ops.push_back({hash_op_kind::insert, keys[next_new++], 7}), ++inserts;
-    else if (pick < insert_share + erase_share && absent) ops.push_back({hash_op_kind::erase, never, 0});
-    else if (pick < insert_share + erase_share) ops.push_back({hash_op_kind::erase, old_keys[next_old++], 0}), ++erases;
-    else if (rng() % 4 == 0) ops.push_back({hash_op_kind::find, never, 0});
-    else ops.push_back({hash_op_kind::find, old_keys[rng() % n], 0});
+    if (pick < insert_share) {
+      for (int c = 0; c < copies; ++c) ops.push_back({hash_op_kind::insert, keys[next_new], 7});
+      ++next_new, ++inserts;
+    } else if (pick < insert_share + erase_share && absent) {
+      ops.push_back({hash_op_kind::erase, never, 0});
+    } else if (pick < insert_share + erase_share) {
+      erases += held[next_old];
+      ops.push_back({hash_op_kind::erase, old_keys[next_old++], 0});
+    } else if (rng() % 4 == 0) {
+      ops.push_back({hash_op_kind::find, never, 0});
+    } else {
+      ops.push_back({hash_op_kind::find, old_keys[rng() % n], 0});
+    }
   }
+  if (copies > 1) std::shuffle(ops.begin(), ops.end(), rng);  // copies apart, in no order
   std::unordered_map<std::uint32_t, std::size_t> old_index;
   for (std::size_t i = 0; i < n; ++i) old_index[old_keys[i]] = i;
   device_buffer<op> d_ops{std::span<const op>(ops)};
@@ -767,35 +802,57 @@ void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed) {
   const hash_result r = counts.result();
   const std::vector<std::uint32_t> results = d_results.to_host();
   std::size_t bad_inserts = 0, bad_erases = 0, bad_absent_erases = 0, missed_finds = 0, bad_absent_finds = 0;
+  std::uint64_t failed_results = 0;
+  // New key -> inserts that reported it added, and that reported it updated.
+  std::unordered_map<std::uint32_t, std::pair<int, int>> added;
   for (std::size_t o = 0; o < ops.size(); ++o) {
     const auto old = old_index.find(ops[o].key);
-    const bool is_old = old != old_index.end();
-    if (ops[o].kind == hash_op_kind::insert) bad_inserts += results[o] != kHashInserted;
-    if (ops[o].kind == hash_op_kind::erase && is_old) bad_erases += results[o] != kHashErased;
-    if (ops[o].kind == hash_op_kind::erase && !is_old) bad_absent_erases += results[o] != kHashAbsent;
-    if (ops[o].kind == hash_op_kind::find && !is_old) bad_absent_finds += results[o] != kEmptyValue;
-    if (ops[o].kind == hash_op_kind::find && is_old) {
+    const bool is_old = old != old_index.end(), was_held = is_old && held[old->second];
+    if (ops[o].kind == hash_op_kind::insert) {
+      added[ops[o].key].first += results[o] == kHashInserted;
+      added[ops[o].key].second += results[o] == kHashUpdated;
+      failed_results += results[o] == kHashFailed;
+      bad_inserts +=
+          results[o] != kHashInserted && results[o] != kHashUpdated && !(may_fail && results[o] == kHashFailed);
+    }
+    if (ops[o].kind == hash_op_kind::erase) {
+      if (was_held) bad_erases += results[o] != kHashErased;
+      else bad_absent_erases += results[o] != kHashAbsent;
+    }
+    if (ops[o].kind == hash_op_kind::find && !was_held) bad_absent_finds += results[o] != kEmptyValue;
+    if (ops[o].kind == hash_op_kind::find && was_held) {
       const auto i = static_cast<std::uint32_t>(old->second);
       // Erased in this batch: its value or absent; otherwise present throughout.
       missed_finds += old->second < next_old ? results[o] != i && results[o] != kEmptyValue : results[o] != i;
     }
   }
-  EXPECT_EQ(r.failed, 0u);
-  EXPECT_EQ(bad_inserts, 0u) << "inserts of new keys that did not return kHashInserted";
+  // Every new key added once (or, where failures are allowed, at most once, and updated only once added).
+  std::size_t wrongly_added = 0, new_keys_stored = 0;
+  for (const auto& [k, times] : added) {
+    wrongly_added += may_fail ? times.first > 1 || (times.first == 0 && times.second > 0) : times.first != 1;
+    new_keys_stored += times.first == 1;
+  }
+  EXPECT_EQ(r.failed, failed_results) << "failures counted as reported";
+  if (!may_fail) EXPECT_EQ(r.failed, 0u);
+  EXPECT_EQ(bad_inserts, 0u) << "inserts of new keys that reported neither added nor updated (nor failed)";
+  EXPECT_EQ(wrongly_added, 0u) << "new keys added twice, or not as their results say";
   EXPECT_EQ(bad_erases, 0u) << "erases of present keys that did not return kHashErased";
-  EXPECT_EQ(bad_absent_erases, 0u) << "erases of never-inserted keys that did not return kHashAbsent";
+  EXPECT_EQ(bad_absent_erases, 0u) << "erases of absent keys that did not return kHashAbsent";
   EXPECT_EQ(missed_finds, 0u) << "finds of present keys that missed (or read a wrong value)";
-  EXPECT_EQ(bad_absent_finds, 0u) << "finds of never-inserted keys that found something";
-  EXPECT_EQ(r.inserted, inserts);
+  EXPECT_EQ(bad_absent_finds, 0u) << "finds of absent keys that found something";
+  EXPECT_EQ(r.inserted, new_keys_stored);
   EXPECT_EQ(r.erased, erases);
-  EXPECT_EQ(map.size(), n - erases + inserts);
+  EXPECT_EQ(map.size(), filled.inserted - erases + new_keys_stored);
   expect_table_invariants(map);
-  // The final table: erased keys absent, the other old keys and every new key present.
+  // The final table: erased and unplaced keys absent, the other old keys and every added new key present.
   const std::vector<std::uint32_t> got_old = find_all(map, old_keys);
   for (std::size_t i = 0; i < n; ++i)
-    ASSERT_EQ(got_old[i], i < next_old ? kEmptyValue : static_cast<std::uint32_t>(i)) << "old key index " << i;
+    ASSERT_EQ(got_old[i], i < next_old || !held[i] ? kEmptyValue : static_cast<std::uint32_t>(i))
+        << "old key index " << i;
   const std::vector<std::uint32_t> fresh(keys.begin() + n, keys.begin() + next_new);
-  for (const std::uint32_t v : find_all(map, fresh)) ASSERT_EQ(v, 7u) << "an inserted key is missing";
+  const std::vector<std::uint32_t> got_fresh = find_all(map, fresh);
+  for (std::size_t j = 0; j < fresh.size(); ++j)
+    ASSERT_EQ(got_fresh[j], added[fresh[j]].first == 1 ? 7u : kEmptyValue) << "new key " << j;
 }
 
 TEST(BucketedCuckoo, MixedBatchesFromLoad90KeepExactCounts) {
@@ -807,8 +864,99 @@ TEST(BucketedCuckoo, MixedBatchesFromLoad90KeepExactCounts) {
   mixed_from_full(45, 45, seed + 2);
 }
 
-TEST(BucketedCuckoo, InsertAndEraseOfOneKeyInOneBatchApplyInSomeOrder) {
+// Duplicates, skew and a full table: each new key inserted 4 times in the
+// shuffled batch (copies racing in the lock-free claims and the later passes;
+// step 28's one-kernel and per-chunk modes failed tens of thousands of these
+// inserts, as their orders put most first copies before most erases), keys on a sixteenth of the buckets (that part
+// at 0.9: few, contended locks), and a table filled to 0.97, where inserts
+// must fail (mixed_from_full says what is then checked).
+TEST(BucketedCuckoo, MixedBatchesWithDuplicatesSkewAndLoad97KeepExactCounts) {
   GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  mixed_from_full(40, 40, seed, 0.9, 4);
+  mixed_from_full<bucketed_cuckoo_map<std::uint32_t, std::uint32_t, skewed_hash>>(40, 40, seed + 1, 0.9 / 16);
+  mixed_from_full(20, 20, seed + 2, 0.97);
+  mixed_from_full(40, 40, seed + 3, 0.97, 2);
+}
+
+/// Step 28: batches of one map, smaller than, larger than (apply_async's
+/// lists grow) and again smaller than one chunk of
+/// insert_chunk() operations, from load 0.9 with a tenth of the keys erased:
+/// a third of each batch inserts new keys (into dead slots, or by moves), a
+/// third erases live keys, a third finds untouched ones; every result, the
+/// counts and the table after each batch must match a std::unordered_map.
+/// With contended_hash every lock of a path's later buckets looks held in
+/// the parallel pass, so inserts that need moves are left to the last pass
+/// (apply_async's own leftover list).
+template <class Map>
+void whole_and_chunked_batches(std::uint64_t seed) {
+  GRAPHKIT_SEED_TRACE(seed);
+  const std::size_t capacity = 1 << 15, n = capacity * 9 / 10, dead = n / 10;
+  const std::vector<std::size_t> sizes{600, 3 * (capacity / 4), 3000};  // the chunk: capacity / 4
+  std::size_t fresh_needed = 0;
+  for (const std::size_t b : sizes) fresh_needed += b / 3;
+  const std::vector<std::uint32_t> keys = distinct_keys(n + fresh_needed, seed);
+  Map map(capacity);
+  ASSERT_EQ(map.insert_chunk(), capacity / 4);
+  std::unordered_map<std::uint32_t, std::uint32_t> model;
+  const std::vector<std::uint32_t> filling(keys.begin(), keys.begin() + n);
+  ASSERT_EQ(test::insert_batch(map, filling, numbered(filling, 1, model)).inserted, n);
+  device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)};
+  ASSERT_EQ(map.erase(d_keys.data(), dead), dead);
+  for (std::size_t i = 0; i < dead; ++i) model.erase(keys[i]);
+  std::vector<std::uint32_t> live(keys.begin() + dead, keys.begin() + n);
+  std::size_t next_fresh = n;
+  std::mt19937_64 rng(seed);
+  for (const std::size_t b : sizes) {
+    SCOPED_TRACE(testing::Message() << "batch of " << b);
+    std::shuffle(live.begin(), live.end(), rng);
+    std::vector<op> ops;
+    std::vector<std::uint32_t> want;
+    for (std::size_t j = 0; j < b / 3; ++j, ++next_fresh) {
+      const std::uint32_t k = keys[next_fresh], v = (1u << 30) + static_cast<std::uint32_t>(next_fresh);
+      ops.push_back({hash_op_kind::insert, k, v}), want.push_back(kHashInserted);
+      ops.push_back({hash_op_kind::erase, live[j], 0}), want.push_back(kHashErased);
+      ops.push_back({hash_op_kind::find, live[b / 3 + j], 0}), want.push_back(model.at(live[b / 3 + j]));
+    }
+    std::vector<std::size_t> order(ops.size());
+    for (std::size_t o = 0; o < order.size(); ++o) order[o] = o;
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<op> shuffled;
+    for (const std::size_t o : order) shuffled.push_back(ops[o]);
+    const device_buffer<op> d_ops{std::span<const op>(shuffled)};
+    device_buffer<std::uint32_t> d_results(shuffled.size());
+    hash_counts counts;
+    map.apply_async(d_ops.data(), shuffled.size(), d_results.data(), counts);
+    const std::vector<std::uint32_t> results = d_results.to_host();
+    const hash_result r = counts.result();
+    std::size_t wrong = 0;
+    for (std::size_t o = 0; o < order.size(); ++o) wrong += results[o] != want[order[o]];
+    EXPECT_EQ(wrong, 0u) << "results that differ from the model's";
+    EXPECT_EQ(r.inserted, b / 3);
+    EXPECT_EQ(r.erased, b / 3);
+    EXPECT_EQ(r.failed, 0u);
+    for (std::size_t j = 0; j < b / 3; ++j) {
+      const op& insert = ops[3 * j];
+      model[insert.key] = insert.value;
+      model.erase(live[j]);
+      live[j] = insert.key;  // live now; the erased key is gone
+    }
+    expect_table_invariants(map);
+    test::expect_same_as(map, model);
+  }
+}
+
+TEST(BucketedCuckoo, MixedBatchesAroundTheChunkSizeKeepEveryKey) {
+  GRAPHKIT_REQUIRE_GPU();
+  whole_and_chunked_batches<cuckoo>(test::fresh_seed());
+  whole_and_chunked_batches<bucketed_cuckoo_map<std::uint32_t, std::uint32_t, contended_hash>>(test::fresh_seed());
+}
+
+/// Every key of a table at 0.8 gets an insert and an erase in one batch
+/// (half of them present before): each pair must follow one of the two
+/// orders, and the counts and size must agree.
+void insert_and_erase_of_one_key() {
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
   const std::size_t capacity = 1 << 14, n = capacity * 8 / 10;
@@ -856,6 +1004,112 @@ TEST(BucketedCuckoo, InsertAndEraseOfOneKeyInOneBatchApplyInSomeOrder) {
   EXPECT_EQ(r.inserted, inserted);
   EXPECT_EQ(r.erased, erased);
   EXPECT_EQ(map.size(), live);
+}
+
+TEST(BucketedCuckoo, InsertAndEraseOfOneKeyInOneBatchApplyInSomeOrder) {
+  GRAPHKIT_REQUIRE_GPU();
+  insert_and_erase_of_one_key();
+}
+
+/// Whether some order of one key's operations (indices into ops) explains
+/// their results and the key's value after the batch (`after`; kEmptyValue:
+/// absent), from its value before it (`before`): the header's batch
+/// semantics, under which the operations on one key apply in some order.
+bool some_order_explains(std::vector<std::size_t> mine, const std::vector<op>& ops,
+                         const std::vector<std::uint32_t>& results, std::uint32_t before, std::uint32_t after) {
+  std::sort(mine.begin(), mine.end());
+  do {
+    std::uint32_t value = before;
+    bool matches = true;
+    for (const std::size_t o : mine) {
+      const bool present = value != kEmptyValue;
+      std::uint32_t expected = value;  // a find
+      if (ops[o].kind == hash_op_kind::insert) {
+        expected = present ? kHashUpdated : kHashInserted;
+        value = ops[o].value;
+      } else if (ops[o].kind == hash_op_kind::erase) {
+        expected = present ? kHashErased : kHashAbsent;
+        value = kEmptyValue;
+      }
+      matches = matches && results[o] == expected;
+    }
+    if (matches && value == after) return true;
+  } while (std::next_permutation(mine.begin(), mine.end()));
+  return false;
+}
+
+// Step 27: a key inserted (once or twice), found and erased in one batch,
+// from a table at load 0.95 with a tenth of its keys erased first: most
+// buckets are full (dead keys keep their slots), so inserts of new keys reuse
+// dead slots or need moves, i.e. are deferred, and apply after the batch's
+// finds and erases. New keys,
+// erased (dead) keys and live keys each get the three operations; every key's
+// results and final value must follow some order of its operations, and the
+// counts, the size and the table's invariants must agree.
+TEST(BucketedCuckoo, InsertFindAndEraseOfOneKeyInOneBatchApplyInSomeOrder) {
+  GRAPHKIT_REQUIRE_GPU();
+  {
+    const std::uint64_t seed = test::fresh_seed();
+    GRAPHKIT_SEED_TRACE(seed);
+    const std::size_t capacity = 1 << 15, n = capacity * 95 / 100, m = capacity / 32, dead = n / 10;
+    const std::vector<std::uint32_t> keys = distinct_keys(n + m, seed);
+    cuckoo map(capacity);
+    std::vector<std::uint32_t> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<std::uint32_t>(i);
+    const device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)},
+        d_values{std::span<const std::uint32_t>(values)};
+    ASSERT_EQ(map.insert(d_keys.data(), d_values.data(), n), n);
+    ASSERT_EQ(map.erase(d_keys.data(), dead), dead);  // keys 0 .. dead - 1: dead slots to reuse
+    std::mt19937_64 rng(seed + 1);
+    std::vector<op> ops;
+    std::unordered_map<std::uint32_t, std::uint32_t> before;  // key -> value before the batch
+    const auto all_three = [&](std::uint32_t k, std::uint32_t value, int inserts, std::uint32_t was) {
+      before[k] = was;
+      for (int c = 0; c < inserts; ++c) ops.push_back({hash_op_kind::insert, k, value + static_cast<std::uint32_t>(c)});
+      ops.push_back({hash_op_kind::find, k, 0});
+      ops.push_back({hash_op_kind::erase, k, 0});
+    };
+    for (std::size_t j = 0; j < m; ++j) all_three(keys[n + j], 1u << 30, 1 + static_cast<int>(j % 2), kEmptyValue);
+    for (std::size_t j = 0; j < m / 2; ++j) all_three(keys[j], 1u << 29, 1, kEmptyValue);
+    for (std::size_t j = dead; j < dead + m / 2; ++j) all_three(keys[j], 1u << 28, 1, static_cast<std::uint32_t>(j));
+    std::shuffle(ops.begin(), ops.end(), rng);
+    const device_buffer<op> d_ops{std::span<const op>(ops)};
+    device_buffer<std::uint32_t> d_results(ops.size());
+    hash_counts counts;
+    map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
+    const std::vector<std::uint32_t> results = d_results.to_host();
+    const hash_result r = counts.result();
+    expect_table_invariants(map);
+
+    std::unordered_map<std::uint32_t, std::vector<std::size_t>> of_key;
+    std::uint64_t inserted = 0, erased = 0;
+    for (std::size_t o = 0; o < ops.size(); ++o) {
+      of_key[ops[o].key].push_back(o);
+      inserted += ops[o].kind == hash_op_kind::insert && results[o] == kHashInserted;
+      erased += ops[o].kind == hash_op_kind::erase && results[o] == kHashErased;
+    }
+    std::vector<std::uint32_t> batch_keys;
+    for (const auto& [k, was] : before) batch_keys.push_back(k);
+    const std::vector<std::uint32_t> after = find_all(map, batch_keys);
+    std::size_t unexplained = 0;
+    std::int64_t live_change = 0;
+    for (std::size_t b = 0; b < batch_keys.size(); ++b) {
+      const std::uint32_t was = before[batch_keys[b]];
+      unexplained += !some_order_explains(of_key[batch_keys[b]], ops, results, was, after[b]);
+      live_change += (after[b] != kEmptyValue) - (was != kEmptyValue);
+    }
+    EXPECT_EQ(unexplained, 0u) << "keys whose results and final value follow no order of their operations";
+    EXPECT_EQ(r.failed, 0u);
+    EXPECT_EQ(r.inserted, inserted);
+    EXPECT_EQ(r.erased, erased);
+    EXPECT_EQ(static_cast<std::int64_t>(map.size()), static_cast<std::int64_t>(n - dead) + live_change);
+    // The other keys are untouched: the rest of the dead ones absent, the live ones with their values.
+    const std::vector<std::uint32_t> rest_dead(keys.begin() + m / 2, keys.begin() + dead),
+        rest_live(keys.begin() + dead + m / 2, keys.begin() + n);
+    for (const std::uint32_t v : find_all(map, rest_dead)) ASSERT_EQ(v, kEmptyValue);
+    const std::vector<std::uint32_t> got = find_all(map, rest_live);
+    for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], dead + m / 2 + i) << "live key index " << i;
+  }
 }
 
 TEST(BucketedCuckoo, MovesAtLoad95NeverHideAPresentKey) {

@@ -4,7 +4,9 @@
 // G/s at load 0.5, and were dropped). The bulk insert is three kernels per
 // chunk of keys (claim_kernel, then settle_kernel over the inserts it
 // deferred, then settle_alone_kernel, one tile, over those the second left;
-// the header's "Bulk insert in passes"); its first pass steps
+// the header's "Bulk insert in passes"); apply_async runs the same kernels
+// over a mixed batch's operations, the whole batch as one chunk (the inputs
+// in bucketed_cuckoo_inputs.cuh). The first pass steps
 // a warp's tiles together, for one ballot per step. Each tile's first thread
 // counts outcomes in registers and the block adds all of a kernel's counts
 // in one shared reduction (hash_detail::block_add); the bulk insert counts
@@ -16,6 +18,7 @@
 
 #include "primitives/common/error.hpp"
 #include "primitives/common/launch.hpp"
+#include "primitives/hash/detail/bucketed_cuckoo_inputs.cuh"
 
 namespace graphkit {
 namespace cuckoo_detail {
@@ -31,11 +34,6 @@ __device__ void for_each_op(std::size_t n, Op&& op) {
   for (std::size_t i = std::size_t{blockIdx.x} * (blockDim.x / kCuckooTile) + threadIdx.x / kCuckooTile; i < n;
        i += tiles)
     op(tile, i);
-}
-
-template <class Ref, class Key, class Value>
-__device__ bool refused(const Ref& t, Key key, Value value, bool has_value) {
-  return key == t.empty_key || key == t.tombstone_key() || (has_value && value == t.empty_value);
 }
 
 /// Blocks per multiprocessor of the bulk insert's first pass (claim_kernel):
@@ -71,40 +69,30 @@ struct leftover_list {
   unsigned* count;
 };
 
-/// The bulk insert's first pass over one chunk: every key is updated where
-/// it is or claims an empty slot of bucket 1, else of bucket 2
-/// (insert_claim_only: nothing else runs in this kernel, so no key moves).
-/// An insert whose two buckets are full is not settled here: its index goes
-/// to its warp's segment of the overflow list, for settle_kernel. So no tile
-/// waits for a costly insert, and this kernel's registers stay few. The warps
-/// take kWarpTiles keys per step in a grid-stride loop (the steps are the
-/// same for all lanes: one ballot per step places the warp's deferred keys).
-template <class Ref, class Key, class Value>
+/// The first pass over one chunk of an input (bucketed_cuckoo_inputs.cuh:
+/// the bulk insert's keys, or a mixed batch's operations): every insert is
+/// updated where its key is or claims an empty slot of bucket 1, else of
+/// bucket 2 (insert_claim_only: nothing in this kernel moves a key or reuses
+/// a slot), and a mixed batch's finds and erases run beside them. An insert
+/// whose two buckets are full is not settled here: its index goes to its
+/// warp's segment of the overflow list, for settle_kernel. So no tile waits
+/// for a costly insert, and this kernel's registers stay few. The warps take
+/// kWarpTiles elements per step in a grid-stride loop (the steps are the
+/// same for all lanes: one ballot per step places the warp's deferred inserts).
+template <class Ref, class Input>
 __global__ void __launch_bounds__(kBlock, kClaimBlocksPerSm)
-    claim_kernel(Ref t, const Key* keys, const Value* values, unsigned n, overflow_list deferred,
-                 unsigned long long* counts) {
+    claim_kernel(Ref t, Input in, unsigned n, overflow_list deferred, unsigned long long* counts) {
   const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
   const auto tile = cg::tiled_partition<kCuckooTile>(warp);
   const bool lead = tile.thread_rank() == 0;
   const unsigned warp_id = blockIdx.x * (kBlock / 32) + warp.meta_group_rank();
-  unsigned inserted = 0, sentinel = 0;
+  first_pass_counts c;
   unsigned queued = 0;  // the same in every lane of the warp
   // 32-bit indices: a chunk is at most kCuckooInsertChunkMax keys, and 64-bit ones spill at 32 registers.
   const unsigned step = gridDim.x * (kBlock / 32) * kWarpTiles;
   for (unsigned first = warp_id * kWarpTiles; first < n; first += step) {
     const unsigned i = first + tile.meta_group_rank();
-    bool deferred_here = false;
-    if (i < n) {
-      const Key k = keys[i];
-      const Value v = values[i];
-      if (refused(t, k, v, true)) {
-        sentinel += lead;
-      } else {
-        const std::uint32_t outcome = t.insert_claim_only(tile, k, v);  // the whole tile takes part
-        deferred_here = outcome == cuckoo_detail::kDeferred;
-        inserted += lead && outcome == kHashInserted;
-      }
-    }
+    const bool deferred_here = i < n && in.first_pass(t, tile, i, c);  // the whole tile takes part
     const unsigned votes = warp.ballot(lead && deferred_here);
     if (lead && deferred_here)
       deferred.entries[std::size_t{warp_id} * deferred.segment + queued +
@@ -112,19 +100,19 @@ __global__ void __launch_bounds__(kBlock, kClaimBlocksPerSm)
     queued += __popc(votes);
   }
   if (warp.thread_rank() == 0) deferred.counts[warp_id] = queued;
-  hash_detail::block_add({inserted, sentinel}, {hash_detail::kInserted, hash_detail::kSentinel}, counts);
+  Input::add(c, counts);
 }
 
-/// The bulk insert's second pass: the inserts claim_kernel deferred, by the
-/// insert-only path (insert_alone_deferred: bucket 1's lock, copy-first
-/// moves). Only these run in this kernel. A warp takes a segment at a time,
-/// each of its tiles every kWarpTiles-th entry; tiles do not wait for each
-/// other. No insert fails here: one that other tiles blocked, or that found
-/// no path while they ran, goes to the leftover list for the last pass.
-template <class Ref, class Key, class Value>
+/// The second pass: the inserts claim_kernel deferred, by the insert-only
+/// path (insert_alone_deferred: bucket 1's lock, copy-first moves). Only
+/// these run in this kernel. A warp takes a segment at a time, each of its
+/// tiles every kWarpTiles-th entry; tiles do not wait for each other. No
+/// insert fails here: one that other tiles blocked, or that found no path
+/// while they ran, goes to the leftover list for the last pass.
+template <class Ref, class Input>
 __global__ void __launch_bounds__(kBlock, kSettleBlocksPerSm)
-    settle_kernel(Ref t, const Key* keys, const Value* values, overflow_list deferred, unsigned segments,
-                  leftover_list left, unsigned long long* counts) {
+    settle_kernel(Ref t, Input in, overflow_list deferred, unsigned segments, leftover_list left,
+                  unsigned long long* counts) {
   const auto tile = cg::tiled_partition<kCuckooTile>(cg::this_thread_block());
   const bool lead = tile.thread_rank() == 0;
   const unsigned lane_tile = (threadIdx.x % 32) / kCuckooTile;
@@ -136,27 +124,28 @@ __global__ void __launch_bounds__(kBlock, kSettleBlocksPerSm)
     for (unsigned e = lane_tile; e < count; e += kWarpTiles) {
       const std::uint32_t i = segment[e];
       unsigned moved = 0;  // the same in every thread of the tile: the first one counts it
-      const std::uint32_t outcome = t.insert_alone_deferred(tile, keys[i], values[i], moved, false);
+      const std::uint32_t outcome = t.insert_alone_deferred(tile, in.key(i), in.value(i), moved, false);
       inserted += lead && outcome == kHashInserted;
       failed += lead && outcome == kHashFailed;
       moves += lead ? moved : 0;
       if (lead && outcome == cuckoo_detail::kDeferred) left.entries[atomicAdd(left.count, 1u)] = i;
+      else if (lead) in.report(i, outcome);
     }
   }
   hash_detail::block_add({inserted, failed, moves},
                          {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kDisplacements}, counts);
 }
 
-/// The bulk insert's last pass over a chunk: the second pass's leftovers,
+/// The last pass over a chunk: the second pass's leftovers,
 /// one after the other by one tile, the only one running (one warp; its
 /// other tiles only join the count). No lock is held by another tile and no
 /// slot changes but by this tile, so each insert ends as a sequential insert
 /// of the same key into this table would: whether a key fails does not
 /// depend on the schedule of the passes before. Almost always empty: an
 /// insert needs kCuckooSettleTries blocked tries or a lost race to get here.
-template <class Ref, class Key, class Value>
+template <class Ref, class Input>
 __global__ void __launch_bounds__(32)
-    settle_alone_kernel(Ref t, const Key* keys, const Value* values, leftover_list left, unsigned long long* counts) {
+    settle_alone_kernel(Ref t, Input in, leftover_list left, unsigned long long* counts) {
   const auto tile = cg::tiled_partition<kCuckooTile>(cg::this_thread_block());
   const bool lead = tile.thread_rank() == 0;
   unsigned inserted = 0, failed = 0, moves = 0;
@@ -165,10 +154,11 @@ __global__ void __launch_bounds__(32)
     for (unsigned e = 0; e < count; ++e) {
       const std::uint32_t i = left.entries[e];
       unsigned moved = 0;
-      const std::uint32_t outcome = t.insert_alone_deferred(tile, keys[i], values[i], moved, true);
+      const std::uint32_t outcome = t.insert_alone_deferred(tile, in.key(i), in.value(i), moved, true);
       inserted += lead && outcome == kHashInserted;
       failed += lead && outcome == kHashFailed;
       moves += lead ? moved : 0;
+      if (lead) in.report(i, outcome);
     }
   }
   __syncwarp();
@@ -215,36 +205,6 @@ __global__ void __launch_bounds__(kBlock)
     if (!refused(t, k, 0u, false) && t.template erase_alone<Read>(tile, k)) erased += tile.thread_rank() == 0;
   });
   hash_detail::block_add({erased}, {hash_detail::kErased}, counts);
-}
-
-template <class Ref, class Key, class Value>
-__global__ void __launch_bounds__(kBlock)
-    apply_kernel(Ref t, const hash_op<Key, Value>* ops, std::size_t n, Value* results, unsigned long long* counts) {
-  unsigned long long inserted = 0, failed = 0, sentinel = 0, erased = 0;
-  for_each_op(n, [&](const auto& tile, std::size_t i) {
-    const hash_op<Key, Value> op = ops[i];
-    const bool lead = tile.thread_rank() == 0;
-    Value result = 0;
-    if (refused(t, op.key, op.value, op.kind == hash_op_kind::insert)) {
-      sentinel += lead;
-      result = op.kind == hash_op_kind::find ? t.empty_value : Value{kHashFailed};
-    } else if (op.kind == hash_op_kind::insert) {
-      const std::uint32_t outcome = t.insert(tile, op.key, op.value);
-      inserted += lead && outcome == kHashInserted;
-      failed += lead && outcome == kHashFailed;
-      result = static_cast<Value>(outcome);
-    } else if (op.kind == hash_op_kind::erase) {
-      const bool removed = t.erase(tile, op.key);
-      erased += lead && removed;
-      result = removed ? Value{kHashErased} : Value{kHashAbsent};
-    } else {
-      result = t.find(tile, op.key);
-    }
-    if (lead) results[i] = result;
-  });
-  hash_detail::block_add({inserted, failed, sentinel, erased},
-                         {hash_detail::kInserted, hash_detail::kFailed, hash_detail::kSentinel, hash_detail::kErased},
-                         counts);
 }
 
 /// Live slots (a value other than the empty value: empty slots and
@@ -339,31 +299,53 @@ bucketed_cuckoo_map<Key, Value, Hash>::bucketed_cuckoo_map(std::size_t capacity,
 }
 
 template <class Key, class Value, class Hash>
+template <class Input>
+void bucketed_cuckoo_map<Key, Value, Hash>::run_passes(Input in, std::size_t n, const pass_lists& lists,
+                                                       hash_counts& counts, cudaStream_t stream) {
+  using cuckoo_detail::kBlock;
+  for (std::size_t done = 0; done < n; done += lists.chunk) {
+    const std::size_t chunk = std::min(lists.chunk, n - done);
+    const Input part = in.from(done);
+    const unsigned grid = std::min(cuckoo_detail::claim_grid_for(chunk), lists.warps / (kBlock / 32));
+    const unsigned warps = grid * (kBlock / 32);
+    const std::size_t per_step = std::size_t{warps} * cuckoo_detail::kWarpTiles;
+    // A warp's elements: at most one whole step per grid-wide step (warps * segment <= chunk + per_step).
+    const auto segment = static_cast<unsigned>((chunk + per_step - 1) / per_step * cuckoo_detail::kWarpTiles);
+    const cuckoo_detail::overflow_list deferred{lists.overflow, lists.counts, segment};
+    cuckoo_detail::claim_kernel<<<grid, kBlock, 0, stream>>>(ref(), part, static_cast<unsigned>(chunk), deferred,
+                                                             counts.data());
+    GRAPHKIT_CHECK_LAUNCH();
+    const cuckoo_detail::leftover_list left{lists.leftovers, lists.leftover_count};
+    cuckoo_detail::settle_kernel<<<cuckoo_detail::settle_grid_for(warps), kBlock, 0, stream>>>(
+        ref(), part, deferred, warps, left, counts.data());
+    GRAPHKIT_CHECK_LAUNCH();
+    cuckoo_detail::settle_alone_kernel<<<1, 32, 0, stream>>>(ref(), part, left, counts.data());
+    GRAPHKIT_CHECK_LAUNCH();
+  }
+}
+
+template <class Key, class Value, class Hash>
+typename bucketed_cuckoo_map<Key, Value, Hash>::pass_lists bucketed_cuckoo_map<Key, Value, Hash>::batch_lists(
+    std::size_t n, cudaStream_t stream) {
+  if (batch_chunk_ < n) {
+    // The leftover count, n leftovers, and the overflow list: n entries plus
+    // a step's worth (a warp's segment is whole steps). The segments' counts
+    // are the per-chunk list's: each is written by its warp's first pass.
+    batch_lists_ = device_buffer<std::uint32_t>(1 + 2 * n + std::size_t{overflow_warps_} * cuckoo_detail::kWarpTiles);
+    batch_chunk_ = n;
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(batch_lists_.data(), 0, sizeof(std::uint32_t), stream));
+  }
+  std::uint32_t* const base = batch_lists_.data();
+  return {n, overflow_warps_, base + 1 + batch_chunk_, overflow_counts_.data(), base + 1, base};
+}
+
+template <class Key, class Value, class Hash>
 void bucketed_cuckoo_map<Key, Value, Hash>::insert_async(const Key* d_keys, const Value* d_values, std::size_t n,
                                                          hash_counts& counts, cudaStream_t stream) {
   counts.reset(stream);
   if (n == 0) return;
   reset_give_up(stream);  // once per call: after a failure, the later chunks' full-bucket inserts fail fast
-  using cuckoo_detail::kBlock;
-  for (std::size_t done = 0; done < n; done += insert_chunk_) {
-    const std::size_t chunk = std::min(insert_chunk_, n - done);
-    const unsigned grid = std::min(cuckoo_detail::claim_grid_for(chunk), overflow_warps_ / (kBlock / 32));
-    const unsigned warps = grid * (kBlock / 32);
-    const std::size_t per_step = std::size_t{warps} * cuckoo_detail::kWarpTiles;
-    // A warp's keys: at most one whole step per grid-wide step (warps * segment <= chunk + per_step).
-    const auto segment = static_cast<unsigned>((chunk + per_step - 1) / per_step * cuckoo_detail::kWarpTiles);
-    const cuckoo_detail::overflow_list deferred{overflow_.data(), overflow_counts_.data(), segment};
-    cuckoo_detail::claim_kernel<<<grid, kBlock, 0, stream>>>(ref(), d_keys + done, d_values + done,
-                                                             static_cast<unsigned>(chunk), deferred, counts.data());
-    GRAPHKIT_CHECK_LAUNCH();
-    const cuckoo_detail::leftover_list left{leftovers_.data(), leftovers_.data() + insert_chunk_};
-    cuckoo_detail::settle_kernel<<<cuckoo_detail::settle_grid_for(warps), kBlock, 0, stream>>>(
-        ref(), d_keys + done, d_values + done, deferred, warps, left, counts.data());
-    GRAPHKIT_CHECK_LAUNCH();
-    cuckoo_detail::settle_alone_kernel<<<1, 32, 0, stream>>>(ref(), d_keys + done, d_values + done, left,
-                                                             counts.data());
-    GRAPHKIT_CHECK_LAUNCH();
-  }
+  run_passes(cuckoo_detail::insert_input<Key, Value>{d_keys, d_values}, n, chunk_lists(), counts, stream);
 }
 
 template <class Key, class Value, class Hash>
@@ -436,9 +418,11 @@ void bucketed_cuckoo_map<Key, Value, Hash>::apply_async(const op_type* d_ops, st
   counts.reset(stream);
   if (n == 0) return;
   reset_give_up(stream);
-  cuckoo_detail::apply_kernel<<<cuckoo_detail::grid_for(n), cuckoo_detail::kBlock, 0, stream>>>(
-      counting_ref(counts), d_ops, n, d_results, counts.data());
-  GRAPHKIT_CHECK_LAUNCH();
+  // One first pass over the whole batch, then one settling of what it
+  // deferred (the header's "Mixed batches in two passes"; batches past
+  // kCuckooInsertChunkMax go in parts of that size, each settled after its own).
+  const std::size_t chunk = std::min(n, kCuckooInsertChunkMax);
+  run_passes(cuckoo_detail::mixed_input<Key, Value>{d_ops, d_results}, n, batch_lists(chunk, stream), counts, stream);
 }
 
 template <class Key, class Value, class Hash>

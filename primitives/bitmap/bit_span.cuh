@@ -16,6 +16,8 @@ struct bit_span_ref {
     const std::uint32_t bit = 1u << (x & 31);
     return (atomicOr(&words[x >> 5], bit) & bit) == 0;
   }
+  /// Clears bit x (atomically: other bits of its word may be changing).
+  __device__ void clear(std::uint32_t x) const { atomicAnd(&words[x >> 5], ~(1u << (x & 31))); }
   [[nodiscard]] __device__ bool test(std::uint32_t x) const { return (words[x >> 5] >> (x & 31)) & 1u; }
   /// test() read through L2: where bits are also cleared while others read
   /// them, an older line in this multiprocessor's L1 could show a bit that

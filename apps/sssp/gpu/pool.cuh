@@ -46,9 +46,11 @@ namespace graphkit::sssp::detail {
 inline constexpr std::uint32_t kPoolTake = 4;
 /// The longest wait between a warp's looks at its empty slots, ns: shorter
 /// waits crowd the memory system with looks, longer ones leave published
-/// vertices waiting (road:22, 64 / 128 / 256 / 1024 / 4096: 7.39 / 7.11 /
-/// 6.89 / 7.83 / 10.7 ms at 4 and 8 tickets).
+/// vertices waiting (road:22, 4 tickets, 64 / 128 / 256: 7.39 / 7.11 / 6.89
+/// ms; 8 tickets, 256 / 1024 / 4096: 7.49 / 7.83 / 10.7).
 inline constexpr unsigned kPoolSleepNs = 256;
+/// The first wait after a look that found nothing; it doubles up to kPoolSleepNs.
+inline constexpr unsigned kPoolFirstSleepNs = 32;
 /// A warp checks whether the phase is over every this many empty looks: the
 /// check reads words that every waiting warp would otherwise crowd.
 inline constexpr std::uint32_t kPoolLooksPerCheck = 8;

@@ -421,7 +421,7 @@ __device__ inline void relax_queued(relax_context<View>& x, unsigned long long& 
 struct pool_hold {
   std::uint32_t ticket = kNoTicket;
   bool counted_idle = false;
-  unsigned sleep = 32;
+  unsigned sleep = kPoolFirstSleepNs;
   std::uint32_t looks = 0;
 };
 
@@ -450,13 +450,13 @@ __device__ inline std::uint32_t take_from_pool(relax_context<View>& x, pool_hold
       __stcg(s.pool + h.ticket, kEmptySlot);
       // Cleared before u's distance is read (the fence below): a fall from
       // then on publishes u again.
-      atomicAnd(&x.next_mask.words[u >> 5], ~(1u << (u & 31u)));
+      x.next_mask.clear(u);
       h.ticket = kNoTicket;
     }
     u = __shfl_sync(kAllLanes, u, lane() - part);
     const unsigned taken = __ballot_sync(kAllLanes, u != kEmptySlot && part == 0);
     if (taken != 0) {
-      h.sleep = 32;
+      h.sleep = kPoolFirstSleepNs;
       __threadfence();
       return static_cast<std::uint32_t>(__popc(taken));
     }

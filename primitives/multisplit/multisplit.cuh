@@ -64,7 +64,7 @@ namespace graphkit {
 /// that dispatch.cuh's tuning sets for m. They are there to be measured
 /// side by side (multisplit_bench). block_wide is the block method with
 /// the wide post-scan (detail/wide_tile.cuh: persistent blocks, tiles of
-/// 4,096 keys or 3,072 pairs arriving by cp.async while the previous tile
+/// 5,120 keys or 3,072 pairs arriving by cp.async while the previous tile
 /// is split); m <= 256. block_wide_votes (counts first, then places by
 /// votes) and block_wide_peers (peer-mask ranks) force its warp rank,
 /// which block_wide chooses by m.

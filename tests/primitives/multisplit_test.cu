@@ -292,7 +292,7 @@ TEST(Multisplit, TileRanksOnManyTiles) {
 }
 
 // The wide post-scan (block_wide), each warp rank forced, at every m from 2 to 256, keys and pairs,
-// uniform and skewed ids: sizes 0 and 1, a tile's size (4,096 keys or 3,072
+// uniform and skewed ids: sizes 0 and 1, a tile's size (5,120 keys or 3,072
 // pairs) and one either side, several tiles plus a tail, and ids out of
 // range inside warps; functor and precomputed ids (the staged tile carries
 // the ids of bucket_ids_of, and the functor is applied again otherwise).
@@ -326,11 +326,13 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
   // (256 where tuning turns it off), at a power of two and one past one, and
   // at the last (both ranks are forced: where block_wide switches ranks needs
   // no m of its own).
+  const std::size_t key_tile =
+      std::size_t{tuning::kWarps} * 32 * tuning::wide_items<std::uint32_t, multisplit_detail::no_value>();
+  const std::size_t pair_tile = std::size_t{tuning::kWarps} * 32 * tuning::wide_items<std::uint32_t, std::uint32_t>();
   for (const std::uint32_t m : {std::min(tuning::kWideMinBuckets, 256u), 64u, 129u, 256u}) {
     for (const bool pairs : {false, true}) {
-      for (const std::size_t n :
-           {std::size_t{0}, std::size_t{1}, std::size_t{2047}, std::size_t{3071}, std::size_t{3072}, std::size_t{3073},
-            std::size_t{4095}, std::size_t{4096}, std::size_t{4097}}) {
+      for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2047}, pair_tile - 1, pair_tile,
+                                  pair_tile + 1, key_tile - 1, key_tile, key_tile + 1}) {
         for (const pattern p : {pattern::uniform, pattern::skewed, pattern::one_bucket}) {
           const auto ids = make_ids(n, m, p, rng);
           for (const multisplit_method method : kWideMethods) {

@@ -73,15 +73,21 @@ struct tuning_sm90 {
   static constexpr std::uint32_t kPeerMasksMinBuckets = 32;
   static constexpr std::uint32_t kPeerMasksMaxBuckets = 128;
   /// The wide post-scan (block_wide, detail/wide_tile.cuh): items per
-  /// thread, the most of 16, 12, 8 and 4 whose three tiles (two cp.async
-  /// buffers and the staging) fit 72 KB: 16 for 32-bit keys (4,096-key
-  /// tiles, 51,408 B of shared memory a block, 4 blocks per SM), 12 for
-  /// pairs of 32-bit words (3,072, 75,952 B, 3 blocks per SM). Predicted,
-  /// not measured (bench/NOTES.md multisplit step 17).
+  /// thread, the most of 20, 16, 12 and 8 whose three tiles (two cp.async
+  /// buffers and the staging) fit 72 KB: 20 for 32-bit keys (5,120-key
+  /// tiles), 12 for pairs of 32-bit words (3,072, 3 blocks per SM).
+  /// Measured for keys (H100, session 13, uniform ids, ratio to CUB at m =
+  /// 8 / 16 / 32 / 64 / 128 / 256): 8 items 1.71 / 1.75 / 1.62 / 1.25 / 0.86
+  /// / 0.62, 12 1.76 / 1.81 / 1.58 / 1.34 / 1.03 / 0.78, 16 1.86 / 1.87 /
+  /// 1.70 / 1.46 / 1.17 / 0.98, 20 1.86 / 1.91 / 1.78 / 1.67 / 1.29 / 1.04,
+  /// 24 1.74 / 1.71 / 1.62 / 1.44 / 1.17 / 0.93 (skewed ids: 20 level with 16
+  /// to m = 64, 1.39x / 1.30x against 1.34x / 1.14x at 128 / 256): more keys
+  /// per tile to m = 64, fewer tiles' matrix columns, until 24's 72 KB
+  /// leaves 3 blocks per SM. Pairs at 20 items would not fit.
   template <class Key, class Value>
   static constexpr int wide_items() {
     constexpr std::size_t bytes = sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0);
-    for (const int items : {16, 12, 8})
+    for (const int items : {20, 16, 12, 8})
       if (3 * std::size_t{kWarps} * 32 * items * bytes <= 72 * 1024) return items;
     return 4;
   }

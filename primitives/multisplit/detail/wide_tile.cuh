@@ -9,13 +9,13 @@
 //   outstanding only while a block is between tiles: 8 KB a block, 4 blocks.
 //   Here the blocks are persistent and each tile's items arrive by cp.async
 //   into one of two shared-memory buffers while the tile before is split, so
-//   every resident block always has a whole tile (16 KB of keys, 24 KB of
+//   every resident block always has a whole tile (20 KB of keys, 24 KB of
 //   pairs) in flight.
-// * Wider tiles: 4,096 keys or 3,072 pairs of 32-bit words (2,048 in
-//   block_postscan), so a bucket's run per tile is 2x (1.5x) longer at m = 256
-//   (16 keys, 12 pairs: fewer partly written sectors), the matrix is half
-//   (two thirds) the size, and the per-tile work (zeroing the rows, the scan
-//   over buckets) is spread over more items.
+// * Wider tiles: 5,120 keys or 3,072 pairs of 32-bit words (2,048 in
+//   block_postscan; tuning_sm90::wide_items), so a bucket's run per tile is
+//   2.5x (1.5x) longer at m = 256 (20 keys, 12 pairs: fewer partly written
+//   sectors), the matrix is 40% (two thirds) of the size, and the per-tile
+//   work (zeroing the rows, the scan over buckets) is spread over more items.
 // * Fewer shared-memory accesses per item, most of which meet 3-4-way bank
 //   conflicts at m = 256 (32 lanes on 256 words): an item's place is one
 //   load after the peer-mask rank (the warps' exclusive counts are folded

@@ -42,7 +42,8 @@ namespace graphkit::sssp::detail {
 /// Lanes of a warp (row slots with edge rows) that hold tickets: a warp takes
 /// up to this many vertices at a time. Fewer spread a burst of published
 /// vertices over more warps (H100, road:22, 1 / 2 / 4 / 8 / 32: 6.96 / 6.99 /
-/// 6.89 / 7.49 / 15.5 ms; 32 puts a flush's whole burst on one warp).
+/// 6.89 / 7.49 / 15.5 ms; 32 puts a flush's whole burst on one warp; with
+/// edge rows, 2 / 4 / 8 row slots: grid:22 6.39 / 6.23 / 6.96 ms).
 inline constexpr std::uint32_t kPoolTake = 4;
 /// The longest wait between a warp's looks at its empty slots, ns: shorter
 /// waits crowd the memory system with looks, longer ones leave published

@@ -22,6 +22,9 @@
 namespace graphkit::sssp::detail {
 
 inline constexpr int kSmallBlock = 1024;
+/// Lanes per frontier vertex at most (bench/NOTES.md SSSP step 41: 4 and 8
+/// alike on rome99, whose vertices have at most 5 out-edges; 2 half the gain).
+inline constexpr std::uint32_t kSmallGroupMax = 4;
 
 /// Where each array sits in the block's dynamic shared memory: the
 /// distances first (they may be 8-byte words), then 32-bit words.
@@ -112,14 +115,23 @@ __global__ void __launch_bounds__(kSmallBlock)
     std::uint32_t* const next_size = &sizes[(round + 1) % 3];
     const std::uint32_t size = sizes[round % 3];
     if (threadIdx.x == 0) sizes[(round + 2) % 3] = 0;
-    for (std::uint32_t i = threadIdx.x; i < size; i += blockDim.x) {
+    // A group of g lanes per frontier vertex, its edges split among them, g as
+    // wide as the frontier leaves room for (up to kSmallGroupMax): a round
+    // waits for its slowest lane, and a lane walking a vertex's edges one
+    // after another pays each edge's chain of shared-memory waits in turn.
+    constexpr auto kThreads = static_cast<std::uint32_t>(kSmallBlock);
+    std::uint32_t g = 1;
+    while (g < kSmallGroupMax && size * (2 * g) <= kThreads) g *= 2;
+    const std::uint32_t lane_in_group = threadIdx.x & (g - 1);
+    for (std::uint32_t i = threadIdx.x / g; i < size; i += kThreads / g) {
       const std::uint32_t v = frontier[i];
-      this_mask[v >> 5] = 0;
+      if (lane_in_group == 0) this_mask[v >> 5] = 0;
       // Fallen again this round: it relaxes from its lower distance next round.
       if ((next_mask[v >> 5] >> (v & 31)) & 1u) continue;
       const Dist du = dist[v];
-      walked += offsets[v + 1] - offsets[v];
-      for (std::uint32_t e = offsets[v]; e < offsets[v + 1]; ++e) {
+      const std::uint32_t first = offsets[v], last = offsets[v + 1];
+      if (lane_in_group == 0) walked += last - first;
+      for (std::uint32_t e = first + lane_in_group; e < last; e += g) {
         const std::uint32_t t = targets[e];
         const Dist nd = du + static_cast<Dist>(layout.weighted ? weights[e] : 1u);
         if (nd < dist[t] && nd < atomicMin(&dist[t], nd)) {

@@ -51,6 +51,14 @@ struct small_graph_stats {
   unsigned long long examined;
 };
 
+/// log2 of the lanes per frontier vertex in a round of `size` vertices: the
+/// widest group, up to kSmallGroupMax lanes, that leaves every vertex a group.
+__device__ inline std::uint32_t group_shift(std::uint32_t size) {
+  std::uint32_t shift = 0;
+  while ((1u << shift) < kSmallGroupMax && size << (shift + 1) <= static_cast<std::uint32_t>(kSmallBlock)) ++shift;
+  return shift;
+}
+
 /// A slot in a list whose size is `*size`, for each calling thread: one
 /// atomic per group of converged threads instead of one each.
 __device__ inline std::uint32_t append_slot(std::uint32_t* size) {
@@ -119,11 +127,12 @@ __global__ void __launch_bounds__(kSmallBlock)
     // wide as the frontier leaves room for (up to kSmallGroupMax): a round
     // waits for its slowest lane, and a lane walking a vertex's edges one
     // after another pays each edge's chain of shared-memory waits in turn.
-    constexpr auto kThreads = static_cast<std::uint32_t>(kSmallBlock);
-    std::uint32_t g = 1;
-    while (g < kSmallGroupMax && size * (2 * g) <= kThreads) g *= 2;
+    // Shifts, not divisions: every warp, idle or not, computes its start each
+    // round, and a division by a run-time g costs ~20 instructions (step 42).
+    const std::uint32_t shift = group_shift(size);
+    const std::uint32_t g = 1u << shift;
     const std::uint32_t lane_in_group = threadIdx.x & (g - 1);
-    for (std::uint32_t i = threadIdx.x / g; i < size; i += kThreads / g) {
+    for (std::uint32_t i = threadIdx.x >> shift; i < size; i += static_cast<std::uint32_t>(kSmallBlock) >> shift) {
       const std::uint32_t v = frontier[i];
       if (lane_in_group == 0) this_mask[v >> 5] = 0;
       // Fallen again this round: it relaxes from its lower distance next round.

@@ -114,7 +114,7 @@
 //
 // Bulk insert in passes (insert_async; bench/NOTES.md, issue 18 steps 19-20).
 // The keys go a chunk at a time (insert_chunk(): a quarter of the slots), each
-// chunk in three kernels, one after the other on the stream:
+// chunk in four kernels, one after the other on the stream:
 //   * First pass (claim_kernel, insert_claim_only): each insert updates its
 //     key where it is, or claims an empty slot of bucket 1, else of bucket 2,
 //     by the ascending CASes above. Nothing else runs in this kernel: no key
@@ -133,10 +133,15 @@
 //     either: the slot it would take held another key when that copy read it,
 //     and slots never empty. So no copy finds k in the first pass, and copies
 //     of one key meet in the first pass only, by the ascending claims (one
-//     adds it, the rest update it), or in the later two only, under its
+//     adds it, the rest update it), or in the later three only, under its
 //     bucket 1's lock (the first holder places it, the next ones update it).
+//   * Fast settle pass (settle_fast_kernel, settle_fast; step 29): the
+//     deferred inserts that an update, a reuse or one move settles, the 8
+//     tiles of a warp in step ("Fast settle pass" below). What it leaves
+//     (no room within one move, bucket 1's lock held at every try, a lost
+//     race: nothing written) goes back to the front of its warp's segment.
 //   * Second pass (settle_kernel, insert_alone_deferred): the deferred
-//     inserts of the chunk, alone in their kernel, by the rules below. Its
+//     inserts that the fast pass left, alone in their kernel, by the rules below. Its
 //     registers are its own (80): capped at 40 within a one-pass kernel (step
 //     18), this path spilled into a 448-byte stack frame per thread, past the
 //     L1, and its inserts set the pace from load 0.8 on. No insert fails in
@@ -196,6 +201,68 @@
 //     than one move: one word read by every deferred insert would be a hot
 //     spot. Moves are counted per thread and added per block, not by an
 //     atomic per move on one word.
+//
+// Fast settle pass (settle_fast_kernel, settle_fast; bench/NOTES.md step 29).
+// Why: settle_kernel's tiles each run their own chain (a wait for bucket 1's
+// lock, searches of different lengths, retries with back-off), so the 8 tiles
+// of a warp diverge and the warp runs their chains largely one after another:
+// at load 0.9 ~150-190 us per deferred insert (15.4 ms for ~2M of them in
+// the last chunk, 25K tiles), against ~10 round trips of one insert's path.
+// Most deferred inserts need an update, a reuse or one move. The fast pass
+// does just that, as a fixed sequence of steps that every tile of a warp takes
+// or skips together (no tile waits or loops on memory but in the short CAS
+// loops of a claim), so a warp's step costs one insert's round trips:
+//   1. bucket 1's lock, tried once (a CAS with acquire semantics). Held: the
+//      tile keeps its insert for the warp's next step (the holder is a tile
+//      of this pass, done within its own step), at most kCuckooFastTries.
+//   2. both buckets read at once; 3. an update where k is, a claim (none
+//      expected), or a reuse of a dead slot of either bucket;
+//   4. one move out of bucket 1: its candidates' second buckets read four at
+//      a time, in flight together; the first with an empty or dead slot gets
+//      a copy of its key (claim_for, or a reuse by CAS), then the key's slot
+//      takes k (replace_original);
+//   5. else bucket 2's lock, tried once; bucket 2 read again under it (other
+//      holders may have moved its keys out since step 2); one move out of it;
+//   6. both locks given back after one release fence.
+// What is left (no room within one move, the lock held at every try, a CAS
+// lost to another tile) has written nothing: it goes back to the front of
+// its warp's overflow segment (behind the entries the warp has taken, so no
+// unread entry is overwritten) and settle_kernel, then settle_alone_kernel,
+// take it as before. Nothing fails in the fast pass, so failures stay in the
+// sole last pass and never depend on the schedule.
+// Why the rules above keep holding, one by one:
+//   * Only deferred inserts run there (the bulk insert's or a mixed batch's),
+//     so no live key dies and no slot empties. A live key leaves a bucket
+//     only by a move under that bucket's lock (bucket 1's, or bucket 2's once
+//     taken), and only from its first bucket to its second; moving in takes
+//     no lock (a claim of an empty slot, a reuse by CAS from the dead word).
+//   * Copies of one key: all deferred or none (the first pass); deferred
+//     copies meet under bucket 1's lock, here or in settle_kernel after this
+//     kernel. The holder reads both buckets after its acquire, so it sees k
+//     if an earlier holder placed it (released after a fence) and updates it
+//     there; under the lock k can neither arrive nor leave (as in
+//     insert_alone_locked). Exactly one copy reports kHashInserted.
+//   * Prefix: an empty slot is filled only by claim / claim_for over all
+//     empty slots of a read, ascending; every other write is a CAS from a
+//     non-empty word. No write stores the empty word, and none a tombstone: a
+//     key has one mover (the holder of its first bucket's lock, bucket 2's
+//     included), so no extra copy ever needs undoing.
+//   * Second bucket behind a full first: a key moves out of a bucket read
+//     full under its lock (k's two buckets: full since the first pass, and
+//     slots never empty), and k goes into bucket 2 only when bucket 1 is full.
+//   * The original's CAS cannot fail: its value changes only by an insert of
+//     its key, which needs the lock the mover holds (replace_original would
+//     carry a change to the copy anyway). No fence between the copy and the
+//     original's end (the insert-only path has one): no tile of this kernel
+//     looks for a moved key but a later holder of its first bucket's lock,
+//     whose acquire follows the mover's release, and settle_kernel sees both
+//     writes after the kernel boundary.
+//   * Candidates whose second bucket is the insert's other bucket are not
+//     read: it was read without room, and none appears while only inserts run.
+//   * No lock is waited for (no cycle, no spin) and every lock taken is given
+//     back in the step that took it: settle_kernel starts with all locks free.
+//   * Counts: an insert is counted and reported by the pass that settles it;
+//     a left one has counted nothing.
 //
 // Correctness of concurrent operations (one kernel may mix them all):
 //   * Two inserts of one absent key never both add it. Both try empty slots of
@@ -282,11 +349,13 @@
 //     adds a key, so no operation of the pass ever sees k. Deferred copies
 //     meet under k's bucket-1 lock in the second pass (the first places k,
 //     the others update it).
-//   * Later passes (settle_kernel, settle_alone_kernel over a mixed_input):
-//     the deferred inserts alone, by the insert-only path (bucket 1's lock,
-//     reuse of dead slots, copy-first moves), which writes each one's result.
-//     Nothing else runs there, so its light fences and lock rules hold; the
-//     first pass leaves no tombstone and no lock held.
+//   * Later passes (settle_fast_kernel, settle_kernel, settle_alone_kernel
+//     over a mixed_input): the deferred inserts alone, by the fast pass and
+//     then the insert-only path (bucket 1's lock, reuse of dead slots,
+//     copy-first moves), which write each one's result. Nothing else runs
+//     there, so their light fences and lock rules hold; the first pass leaves
+//     no tombstone and no lock held. The fast pass reuses the batch's dead
+//     slots (its erases are all done) in either bucket before any move.
 //   * The order this realises: the chunk's first pass (its operations in the
 //     order of their CASes and reads, as above), then its deferred inserts,
 //     then the next chunk. A find or an erase of a key whose insert was
@@ -351,6 +420,11 @@ inline constexpr int kCuckooAloneSearchBudget = 256;
 /// such inserts alone, in order: whether an insert fails never depends on
 /// how other tiles were scheduled.
 inline constexpr unsigned kCuckooSettleTries = 16;
+/// Tries of a deferred insert in the fast settle pass (settle_fast_kernel)
+/// that found bucket 1's lock held: one per step of its warp, never waiting
+/// (the holder is a tile of the same pass, done within its own step); after
+/// the last one the insert is left to settle_kernel, which waits for locks.
+inline constexpr unsigned kCuckooFastTries = 4;
 /// A bulk insert takes its keys a chunk at a time: slots / 4 keys (at least
 /// 4096, at most 2^30), each chunk a first pass of lock-free claims and a
 /// second over the inserts it deferred. The overflow list between them holds
@@ -394,12 +468,23 @@ inline constexpr std::uint32_t kFull = 0xfffffff2u;      ///< every empty slot t
 inline constexpr std::uint32_t kDeferred = 0xfffffff3u;  ///< both buckets full without the key: moves needed
 inline constexpr std::uint32_t kGaveUp = 0xfffffff4u;    ///< the launch's give-up flag was set: failed, flag set
 /// A test hook: a Hash type with `static constexpr bool kCuckooForceBlocked =
-/// true` makes every try_lock of the bulk insert's parallel second pass find
-/// the lock held (a legal schedule: another tile could hold it), so its
-/// blocked inserts must all be settled by the last pass.
+/// true` makes every try_lock of the bulk insert's parallel passes (the fast
+/// settle pass and settle_kernel) find the lock held (a legal schedule:
+/// another tile could hold it), so the fast pass leaves every insert and
+/// settle_kernel's blocked inserts must all be settled by the last pass.
 template <class Hash>
 inline constexpr bool kForceBlocked = [] {
   if constexpr (requires { Hash::kCuckooForceBlocked; }) return static_cast<bool>(Hash::kCuckooForceBlocked);
+  else return false;
+}();
+/// A test hook: a Hash type with `static constexpr bool kCuckooForceLeave =
+/// true` makes the fast settle pass (settle_fast_kernel) leave every insert
+/// of an odd input index to the locked pass untried (a legal outcome: its
+/// b1 lock could have been held for every try), so that the hand-over
+/// between the two runs on every batch, copies of one key split across them.
+template <class Hash>
+inline constexpr bool kForceLeave = [] {
+  if constexpr (requires { Hash::kCuckooForceLeave; }) return static_cast<bool>(Hash::kCuckooForceLeave);
   else return false;
 }();
 }  // namespace cuckoo_detail
@@ -416,6 +501,8 @@ struct bucketed_cuckoo_ref {
   using tile_type = cooperative_groups::thread_block_tile<kCuckooTile>;
   using word = unsigned long long;
   static constexpr bool kWrites = writes_table(Ops);
+  /// The kForceLeave test hook: the fast settle pass leaves odd input indices to the locked pass.
+  static constexpr bool kFastLeavesOdd = cuckoo_detail::kForceLeave<Hash>;
 
   /// buckets * 8 slots, 64-byte aligned (cudaMalloc gives 256).
   slot_pointer slots;
@@ -673,6 +760,15 @@ struct bucketed_cuckoo_ref {
   __device__ void hand_over(std::uint32_t x, unsigned c, word moving, word replacement, std::uint32_t y, unsigned copy,
                             bool light = false) const requires(kWrites) {
     light ? fence_light() : fence();
+    replace_original(x, c, moving, replacement, y, copy, light);
+  }
+  /// hand_over after its first fence: the CAS of the original, and a value
+  /// change carried to the copy when the CAS meets one (then fenced as
+  /// `light` says). The fast settle pass calls it without the first fence:
+  /// no reader there needs the copy before the original's end (the header's
+  /// "Fast settle pass").
+  __device__ void replace_original(std::uint32_t x, unsigned c, word moving, word replacement, std::uint32_t y,
+                                   unsigned copy, bool light = true) const requires(kWrites) {
     for (;;) {
       const word old = cas(x, c, moving, replacement);
       if (old == moving || key_of(old) != key_of(moving)) return;  // done (a key change cannot happen: see above)
@@ -1398,6 +1494,155 @@ struct bucketed_cuckoo_ref {
     }
     return -1;
   }
+
+  // ---- the fast settle pass: a deferred insert in a few round trips ---------------------------
+
+  /// What one try of settle_fast did: kHashInserted or kHashUpdated (settled);
+  /// kBlocked (bucket 1's lock was held: nothing done); kDeferred (no room
+  /// within one move, or a race lost: nothing changed, left to the locked
+  /// pass). `moved`: a key moved to make room.
+  struct fast_result {
+    std::uint32_t outcome;
+    bool moved;
+  };
+  /// One deferred insert of the fast settle pass (the header's "Fast settle
+  /// pass"), by all threads of the tile; `active` false: the tile takes part
+  /// in the warp's steps with no insert. A fixed sequence of steps, each done
+  /// or skipped by the whole tile, none waiting and none looping on memory
+  /// (but the short CAS loops of a claim): the 8 tiles of a warp stay in
+  /// step, so their loads and atomics go out together and a warp's step costs
+  /// the round trips of one insert, not the sum of eight. Steps: bucket 1's
+  /// lock (tried once), both buckets read at once, an update / claim / reuse,
+  /// one move out of bucket 1, then (bucket 2's lock tried once, bucket 2
+  /// read again under it) one move out of bucket 2, unlock.
+  __device__ __forceinline__ fast_result settle_fast(const tile_type& tile, Key k, Value v, bool active) const
+      requires(has_op(Ops, hash_ops::insert)) {
+    const std::uint32_t b1 = first_bucket(k), b2 = second_bucket(k, b1);
+    fast_result r{cuckoo_detail::kDeferred, false};
+    const bool held1 = active && try_lock_fast(tile, b1);
+    if (active && !held1) r.outcome = cuckoo_detail::kBlocked;
+    bool held2 = false;
+    if (held1) {
+      // Under bucket 1's lock k neither arrives nor leaves (insert_alone_locked): one read of each decides.
+      const ulonglong2 q1 = load_quarter(b1, tile.thread_rank()), q2 = load_quarter(b2, tile.thread_rank());
+      const view x = make_view(tile, q1, k), y = make_view(tile, q2, k);
+      r.outcome = settle_direct(tile, k, v, b1, x, b2, y);
+      const word kv = pack(k, v);
+      const auto start = static_cast<unsigned>(Hash{}(static_cast<std::uint32_t>(k)));
+      if (r.outcome == cuckoo_detail::kFull && move_one(tile, b1, x, movable_fast(tile, x, b1, b2), kv, start) >= 0)
+        r = {kHashInserted, true};
+      if (r.outcome == cuckoo_detail::kFull) {
+        held2 = try_lock_fast(tile, b2);
+        if (held2) {
+          // Read again under its lock: other holders may have moved its keys out since the first read.
+          const view y2 = read_bucket(tile, b2, empty_key);
+          if (move_one(tile, b2, y2, movable_fast(tile, y2, b2, b1), kv, start + 1) >= 0) r = {kHashInserted, true};
+        }
+      }
+      if (r.outcome == cuckoo_detail::kFull) r.outcome = cuckoo_detail::kDeferred;
+      unlock_fast(tile, b1, b2, held2);
+    }
+    return r;
+  }
+  /// Bucket b's lock if it is free, first thread only, by one CAS with
+  /// acquire semantics (no separate fence): the tile's later reads see what
+  /// the last holder wrote before its release. Never under the kForceBlocked
+  /// test hook (every lock of the parallel passes looks held).
+  [[nodiscard]] __device__ bool try_lock_fast(const tile_type& tile, std::uint32_t b) const requires(kWrites) {
+    if constexpr (cuckoo_detail::kForceBlocked<Hash>) return false;
+    return lead(tile, [&]() -> std::uint32_t {
+             unsigned old = 0;
+             const unsigned free = 0u, held = 1u;
+             asm volatile("atom.acquire.gpu.global.cas.b32 %0, [%1], %2, %3;"
+                          : "=r"(old)
+                          : "l"(locks + b), "r"(free), "r"(held)
+                          : "memory");
+             return old == free;
+           }) != 0;
+  }
+  /// Gives back bucket 1's lock and, when `second`, bucket 2's: one release
+  /// fence for both, after every thread of the tile is done reading.
+  __device__ void unlock_fast(const tile_type& tile, std::uint32_t b1, std::uint32_t b2, bool second) const
+      requires(kWrites) {
+    tile.sync();
+    if (tile.thread_rank() == 0) {
+      fence_light();
+      if (second) atomicExch(&locks[b2], 0u);
+      atomicExch(&locks[b1], 0u);
+    }
+  }
+  /// settle_fast's step without moves, under bucket 1's lock, from one read
+  /// of each bucket: an update where k is (a copy of k placed it; k in bucket
+  /// 2 never moves, and in bucket 1 only under our lock), a claim of an empty
+  /// slot (none expected: the first pass saw both full, and slots never
+  /// empty), or a reuse of a dead slot of either bucket (a mixed batch's
+  /// erases). kFull when none applies; kDeferred when a CAS lost to another
+  /// tile (a reuse taken; nothing written by this tile).
+  __device__ std::uint32_t settle_direct(const tile_type& tile, Key k, Value v, std::uint32_t b1, const view& x,
+                                         std::uint32_t b2, const view& y) const requires(kWrites) {
+    std::uint32_t r = cuckoo_detail::kFull;
+    if (x.match != 0) r = update_at(tile, b1, x, k, v);
+    else if (y.match != 0) r = update_at(tile, b2, y, k, v);
+    else if (x.empty != 0) r = lead(tile, [&] { return claim(b1, x.empty, k, v, true); });
+    else if (y.empty != 0) r = lead(tile, [&] { return claim(b2, y.empty, k, v, true); });
+    else r = reuse_dead(tile, k, v, b1, x, b2, y);
+    return r == cuckoo_detail::kRestart ? cuckoo_detail::kDeferred : r;
+  }
+  /// The keys a fast move may take out of x (locked by this tile): live keys
+  /// whose first bucket is x, whose second bucket is neither of the insert's
+  /// two (both were read without room, and no room appears in them while
+  /// only inserts run: slots never empty, and no erase kills a key).
+  [[nodiscard]] __device__ unsigned movable_fast(const tile_type& tile, const view& xv, std::uint32_t x,
+                                                 std::uint32_t other) const {
+    const auto one = [&](word w) {
+      const Key j = key_of(w);
+      if (j == empty_key || j == tombstone_key() || value_of(w) == empty_value || first_bucket(j) != x) return false;
+      const std::uint32_t y = second_bucket(j, x);
+      return y != other;  // never x itself: a second bucket differs from the first
+    };
+    return vote(tile, one(xv.w[0]), one(xv.w[1]));
+  }
+  /// One move out of x (locked by this tile) for `incoming`: the second
+  /// buckets of the candidates (slots of x in `candidates`, rotated by
+  /// `start`) are read kBatch at a time, all in flight; the first with an
+  /// empty or a dead slot gets a copy of its key (claim_for: ascending CAS
+  /// from the read; else a reuse by CAS from the dead word the read saw), and
+  /// the key's slot of x then takes `incoming` (replace_original). The copy
+  /// is tried for one candidate per batch: a lost race goes on to the next
+  /// batch. Every tile of the warp runs the same batches (those done wait),
+  /// so their loads go out together. The slot of x, or -1 with nothing
+  /// written.
+  __device__ int move_one(const tile_type& tile, std::uint32_t x, const view& xv, unsigned candidates, word incoming,
+                          unsigned start) const requires(kWrites) {
+    constexpr int kBatch = 4;
+    for (unsigned left = rotated(candidates, start); left != 0;) {
+      ulonglong2 q[kBatch] = {};
+      unsigned batch = left;
+#pragma unroll
+      for (int i = 0; i < kBatch; ++i, batch &= batch - 1)
+        if (batch != 0) q[i] = load_quarter(candidate_bucket(tile, x, xv, batch, start), tile.thread_rank());
+      // The batch's first candidate with room, and its read: selected, not branched on, per candidate.
+      view yv{};
+      unsigned open = 0, c = kCuckooBucketSlots;
+#pragma unroll
+      for (int i = 0; i < kBatch; ++i, left &= left - 1) {
+        if (left == 0 || c != kCuckooBucketSlots) continue;
+        const view v = make_view(tile, q[i], empty_key);
+        const unsigned dead = reusable(tile, v, empty_key);
+        if ((v.empty | dead) == 0) continue;
+        yv = v, open = dead, c = slot_at(lowest(left), start);
+      }
+      if (c == kCuckooBucketSlots) continue;
+      const word moving = word_of(tile, xv, c);
+      const std::uint32_t y = second_bucket(key_of(moving), x);
+      int copy = yv.empty != 0 ? lead_slot(tile, [&] { return claim_for(y, yv.empty, moving); }) : -1;
+      if (copy < 0 && open != 0) copy = reuse(tile, y, yv, open, moving);
+      if (copy < 0) continue;
+      if (tile.thread_rank() == 0) replace_original(x, c, moving, incoming, y, static_cast<unsigned>(copy));
+      return static_cast<int>(c);
+    }
+    return -1;
+  }
 };
 
 template <class Key = std::uint32_t, class Value = std::uint32_t, class Hash = murmur3_hash>
@@ -1497,7 +1742,8 @@ class bucketed_cuckoo_map {
   };
   /// The bulk insert's passes over `in` (cuckoo_detail::insert_input or
   /// mixed_input), a chunk of `lists.chunk` elements at a time: claim_kernel,
-  /// settle_kernel over what it deferred, settle_alone_kernel over the rest.
+  /// settle_fast_kernel over what it deferred, settle_kernel over what that
+  /// left, settle_alone_kernel over the rest.
   template <class Input>
   void run_passes(Input in, std::size_t n, const pass_lists& lists, hash_counts& counts, cudaStream_t stream);
   /// The per-chunk lists (insert_chunk_ elements, allocated with the table).

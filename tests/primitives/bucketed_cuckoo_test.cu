@@ -6,8 +6,10 @@
 // batches, every lock of its parallel pass forced busy), its passes and chunks (batches on chunk boundaries, a second
 // pass doing most of a batch, an overfull batch of many chunks), mixed
 // batches checked against the documented semantics, inserts and erases of one
-// key in one batch, and a stress test at load 0.95 whose moves must never hide
-// a present key from a concurrent find. The bucket arithmetic is checked on
+// key in one batch, a stress test at load 0.95 whose moves must never hide
+// a present key from a concurrent find, and the fast settle pass (copies of
+// keys in one batch with exact reports; half of its inserts handed to the
+// locked pass by a test hook, at loads to 0.97 and in mixed batches). The bucket arithmetic is checked on
 // the host too (it is __host__ __device__), and the raw table's invariants
 // after the kernels that write at high load (expect_table_invariants).
 #include <gtest/gtest.h>
@@ -371,15 +373,14 @@ TEST(BucketedCuckoo, InsertsBlockedByEveryOtherLockStillFillTo97Percent) {
 /// new keys move them (a move must carry an update of its key to the copy),
 /// and every key comes 1 to 3 times with different values: each key ends
 /// once, with one of its batch's values, and only new keys count as added.
-TEST(BucketedCuckoo, UpdatesAndDuplicatesRacingMovesKeepOneValueOfTheBatch) {
-  GRAPHKIT_REQUIRE_GPU();
-  const std::uint64_t seed = test::fresh_seed();
+template <class Map = cuckoo>
+void updates_and_duplicates_racing_moves(std::uint64_t seed) {
   GRAPHKIT_SEED_TRACE(seed);
   const std::size_t capacity = std::size_t{1} << 18, old_count = capacity / 2, distinct = capacity * 97 / 100;
   const std::vector<std::uint32_t> keys = distinct_keys(distinct, seed);
   const std::vector<std::uint32_t> old(keys.begin(), keys.begin() + old_count);
   std::unordered_map<std::uint32_t, std::uint32_t> ignored;
-  cuckoo map(capacity);
+  Map map(capacity);
   ASSERT_EQ(test::insert_batch(map, old, numbered(old, 1, ignored)).inserted, old_count);
 
   std::mt19937_64 rng(seed);
@@ -406,6 +407,11 @@ TEST(BucketedCuckoo, UpdatesAndDuplicatesRacingMovesKeepOneValueOfTheBatch) {
   for (std::size_t i = 0; i < keys.size(); ++i)
     ASSERT_TRUE(allowed[keys[i]].contains(got[i]))
         << "key " << keys[i] << " has value " << got[i] << ", none of its batch's (index " << i << ")";
+}
+
+TEST(BucketedCuckoo, UpdatesAndDuplicatesRacingMovesKeepOneValueOfTheBatch) {
+  GRAPHKIT_REQUIRE_GPU();
+  updates_and_duplicates_racing_moves(test::fresh_seed());
 }
 
 /// Hashes into the lowest sixteenth of the range: every key's two buckets lie
@@ -1485,6 +1491,121 @@ TEST(BucketedCuckoo, HalfBucketErasesMatchAStdMapThroughBothModes) {
       EXPECT_EQ(tiny.size(), 0u);
     }
   }
+}
+
+// ---- the fast settle pass (bench/NOTES.md step 29) ----------------------------------------
+
+/// The map's hash with the kForceLeave test hook: the fast settle pass leaves
+/// every insert of an odd input index to the locked settle_kernel untried, so
+/// every batch runs both, and copies of one key (at different indices) are
+/// split between them: the fast pass places a key that the locked pass then
+/// finds and updates, or the other way round within one pass.
+struct leaving_hash : murmur3_hash {
+  static constexpr bool kCuckooForceLeave = true;
+};
+using leaving_cuckoo = bucketed_cuckoo_map<std::uint32_t, std::uint32_t, leaving_hash>;
+
+/// Random keys (fresh seeds) filled to 0.9 / 0.95 / 0.97 in one batch, then a
+/// tenth churned, against a std::unordered_map (fill_then_churn), with half
+/// of the deferred inserts handed to the locked pass: nothing may fail, and
+/// the table, its invariants and the counts must be a std::map's.
+TEST(BucketedCuckoo, FastSettleHandingHalfToTheLockedPassFillsTo97PercentAsAStdMapWould) {
+  GRAPHKIT_REQUIRE_GPU();
+  for (const double load : {0.9, 0.95, 0.97}) fill_then_churn<leaving_cuckoo>(load, test::fresh_seed());
+}
+
+TEST(BucketedCuckoo, FastSettleHandingHalfToTheLockedPassKeepsOneValueOfEachKeysCopies) {
+  GRAPHKIT_REQUIRE_GPU();
+  updates_and_duplicates_racing_moves<leaving_cuckoo>(test::fresh_seed());
+}
+
+/// A batch of inserts alone through apply_async (so each reports its own
+/// outcome) into a table holding 0.8 of its capacity: new keys up to `load`,
+/// each 1 to 4 times with different values, and a quarter of the old keys 1
+/// to 3 times, shuffled. Most new keys' inserts are deferred (both buckets
+/// full) and settle in the fast pass or the locked ones. Per key: exactly one
+/// copy of a new key reports kHashInserted, all its others and every copy of
+/// an old key kHashUpdated; the key ends with one of its copies' values;
+/// counts exact (inserted = new keys, failed 0), size and invariants kept.
+template <class Map>
+void copies_in_one_batch(double load, std::uint64_t seed) {
+  SCOPED_TRACE(testing::Message() << "copies in one batch to load " << load);
+  GRAPHKIT_SEED_TRACE(seed);
+  const std::size_t capacity = std::size_t{1} << 18, old_count = capacity * 8 / 10;
+  const auto fresh_count = static_cast<std::size_t>(load * static_cast<double>(capacity)) - old_count;
+  const std::vector<std::uint32_t> keys = distinct_keys(old_count + fresh_count, seed);
+  const std::vector<std::uint32_t> old(keys.begin(), keys.begin() + old_count);
+  std::unordered_map<std::uint32_t, std::uint32_t> old_values;
+  Map map(capacity);
+  ASSERT_EQ(test::insert_batch(map, old, numbered(old, 1, old_values)).inserted, old_count);
+
+  std::mt19937_64 rng(seed);
+  std::vector<op> ops;
+  std::unordered_map<std::uint32_t, std::unordered_set<std::uint32_t>> allowed;  // key -> its values in the batch
+  const auto add_copies = [&](std::uint32_t k, std::uint64_t copies) {
+    for (std::uint64_t c = 0; c < copies; ++c) {
+      const auto v = static_cast<std::uint32_t>(ops.size()) + (1u << 24);
+      ops.push_back({hash_op_kind::insert, k, v});
+      allowed[k].insert(v);
+    }
+  };
+  for (std::size_t i = old_count; i < keys.size(); ++i) add_copies(keys[i], 1 + rng() % 4);
+  for (std::size_t i = 0; i < old_count; i += 4) add_copies(keys[i], 1 + rng() % 3);
+  std::shuffle(ops.begin(), ops.end(), rng);
+
+  device_buffer<op> d_ops{std::span<const op>(ops)};
+  device_buffer<std::uint32_t> d_results(ops.size());
+  hash_counts counts;
+  map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
+  const hash_result r = counts.result();
+  const std::vector<std::uint32_t> results = d_results.to_host();
+  std::unordered_map<std::uint32_t, int> added, updated;
+  std::size_t other_outcomes = 0;
+  for (std::size_t o = 0; o < ops.size(); ++o) {
+    added[ops[o].key] += results[o] == kHashInserted;
+    updated[ops[o].key] += results[o] == kHashUpdated;
+    other_outcomes += results[o] != kHashInserted && results[o] != kHashUpdated;
+  }
+  EXPECT_EQ(other_outcomes, 0u) << "inserts that reported neither added nor updated";
+  std::size_t wrong_new = 0, wrong_old = 0;
+  for (const auto& [k, values] : allowed) {
+    const auto copies = static_cast<int>(values.size());
+    if (old_values.contains(k)) wrong_old += added[k] != 0 || updated[k] != copies;
+    else wrong_new += added[k] != 1 || updated[k] != copies - 1;
+  }
+  EXPECT_EQ(wrong_new, 0u) << "new keys not added by exactly one copy (the others updating)";
+  EXPECT_EQ(wrong_old, 0u) << "old keys whose copies did not all report updated";
+  EXPECT_EQ(r.inserted, fresh_count);
+  EXPECT_EQ(r.failed, 0u);
+  EXPECT_EQ(map.size(), old_count + fresh_count) << "a key was lost or stored twice";
+  expect_table_invariants(map);
+  const std::vector<std::uint32_t> got = find_all(map, keys);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto batch = allowed.find(keys[i]);
+    if (batch == allowed.end()) ASSERT_EQ(got[i], old_values[keys[i]]) << "untouched old key " << i;
+    else ASSERT_TRUE(batch->second.contains(got[i])) << "key " << keys[i] << " has value " << got[i];
+  }
+}
+
+TEST(BucketedCuckoo, CopiesOfKeysInOneBatchAddOnceAndKeepOneOfTheirValues) {
+  GRAPHKIT_REQUIRE_GPU();
+  // Not 0.97: a fill there may fail a key now and then (bench/NOTES.md step 28), and this test counts exactly.
+  for (const double load : {0.9, 0.95}) {
+    copies_in_one_batch<cuckoo>(load, test::fresh_seed());
+    copies_in_one_batch<leaving_cuckoo>(load, test::fresh_seed());
+  }
+}
+
+/// Mixed batches from load 0.9 (mixed_from_full's checks) with half of the
+/// deferred inserts handed to the locked pass: the fast pass reuses the
+/// batch's dead slots and moves keys beside the locked pass's later work.
+TEST(BucketedCuckoo, FastSettleHandingHalfToTheLockedPassKeepsMixedBatchesExact) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  mixed_from_full<leaving_cuckoo>(20, 20, seed);
+  mixed_from_full<leaving_cuckoo>(40, 40, seed + 1);
+  mixed_from_full<leaving_cuckoo>(40, 40, seed + 2, 0.9, 4);
 }
 
 }  // namespace

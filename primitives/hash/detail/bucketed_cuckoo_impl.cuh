@@ -1,9 +1,10 @@
 // Kernels and host side of bucketed_cuckoo_map: one tile of kCuckooTile
 // threads per operation, tiles taking operations in a grid-stride loop (round
 // 2's 4-keys-per-tile bulk kernels were slower for finds, 15.6 against 17.2
-// G/s at load 0.5, and were dropped). The bulk insert is three kernels per
-// chunk of keys (claim_kernel, then settle_kernel over the inserts it
-// deferred, then settle_alone_kernel, one tile, over those the second left;
+// G/s at load 0.5, and were dropped). The bulk insert is four kernels per
+// chunk of keys (claim_kernel, then settle_fast_kernel over the inserts it
+// deferred, settle_kernel over those the fast pass left, then
+// settle_alone_kernel, one tile, over those the third left;
 // the header's "Bulk insert in passes"); apply_async runs the same kernels
 // over a mixed batch's operations, the whole batch as one chunk (the inputs
 // in bucketed_cuckoo_inputs.cuh). The first pass steps
@@ -50,6 +51,10 @@ inline constexpr int kClaimBlocksPerSm = 8;
 /// 448-byte frame, 672 KB per multiprocessor: past the L1, so a deferred
 /// insert waited on the L2 for its own spills.
 inline constexpr int kSettleBlocksPerSm = 3;
+/// Blocks per multiprocessor of the fast settle pass (settle_fast_kernel):
+/// 4 leave it 64 registers (ptxas, sm_90: see bench/NOTES.md step 29) and
+/// 256 tiles per multiprocessor, all stepping with their warps.
+inline constexpr int kFastBlocksPerSm = 4;
 inline constexpr int kWarpTiles = 32 / kCuckooTile;
 
 /// The overflow list of one chunk of a bulk insert: the input indices of the
@@ -103,7 +108,62 @@ __global__ void __launch_bounds__(kBlock, kClaimBlocksPerSm)
   Input::add(c, counts);
 }
 
-/// The second pass: the inserts claim_kernel deferred, by the insert-only
+/// The fast settle pass, run between claim_kernel and settle_kernel over
+/// what the first deferred: each insert by settle_fast (bucket 1's lock
+/// tried, both buckets read, an update / reuse, or one move; the header's
+/// "Fast settle pass"). A warp works through a segment, its 8 tiles in step:
+/// in each step every tile without an insert takes the segment's next entry
+/// (one ballot hands them out in order), all run settle_fast together, and a
+/// tile blocked on bucket 1's lock keeps its insert for the next step (at
+/// most kCuckooFastTries tries). What the pass does not settle (no room
+/// within one move, a lost race, a lock held for every try) is written back
+/// to the front of its own segment, behind the entries already taken, and
+/// the segment's count becomes theirs: settle_kernel then runs over the
+/// same list, unchanged. Nothing fails here.
+template <class Ref, class Input>
+__global__ void __launch_bounds__(kBlock, kFastBlocksPerSm)
+    settle_fast_kernel(Ref t, Input in, overflow_list deferred, unsigned segments, unsigned long long* counts) {
+  const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const auto tile = cg::tiled_partition<kCuckooTile>(warp);
+  const bool lead = tile.thread_rank() == 0;
+  const unsigned before_me = (1u << (tile.meta_group_rank() * kCuckooTile)) - 1u;  // lanes of earlier tiles
+  const unsigned warps = gridDim.x * (kBlock / 32);
+  unsigned inserted = 0, moves = 0;
+  for (unsigned s = blockIdx.x * (kBlock / 32) + warp.meta_group_rank(); s < segments; s += warps) {
+    std::uint32_t* const segment = deferred.entries + std::size_t{s} * deferred.segment;
+    const unsigned count = deferred.counts[s];
+    unsigned taken = 0, kept = 0;  // the same in every lane: entries handed out, entries left for settle_kernel
+    std::uint32_t i = 0;           // this tile's input (valid while `has`)
+    unsigned tries = 0;
+    bool has = false;
+    for (;;) {
+      const unsigned wanting = warp.ballot(lead && !has);
+      const unsigned mine = taken + __popc(wanting & before_me);
+      if (!has && mine < count) i = segment[mine], has = true, tries = 0;
+      taken = min(count, taken + __popc(wanting));
+      if (!warp.any(has)) break;
+      const bool skip = Ref::kFastLeavesOdd && (i & 1u) != 0;  // the kForceLeave test hook
+      const auto r = t.settle_fast(tile, in.key(i), in.value(i), has && !skip);
+      const bool settled = has && !skip && (r.outcome == kHashInserted || r.outcome == kHashUpdated);
+      tries += has && r.outcome == kBlocked;
+      const bool leave = has && !settled && (skip || r.outcome != kBlocked || tries >= kCuckooFastTries);
+      inserted += lead && settled && r.outcome == kHashInserted;
+      moves += lead && settled && r.moved;
+      if (lead && settled) in.report(i, r.outcome);
+      // Left entries go to positions below `taken`, all read already (this step's reads before the writes).
+      const unsigned leaving = warp.ballot(lead && leave);
+      warp.sync();
+      if (lead && leave) segment[kept + __popc(leaving & before_me)] = i;
+      kept += __popc(leaving);
+      if (settled || leave) has = false;
+    }
+    if (warp.thread_rank() == 0) deferred.counts[s] = kept;
+  }
+  hash_detail::block_add({inserted, moves}, {hash_detail::kInserted, hash_detail::kDisplacements}, counts);
+}
+
+/// The second pass: the inserts claim_kernel deferred that settle_fast_kernel
+/// left (the segments it compacted), by the insert-only
 /// path (insert_alone_deferred: bucket 1's lock, copy-first moves). Only
 /// these run in this kernel. A warp takes a segment at a time, each of its
 /// tiles every kWarpTiles-th entry; tiles do not wait for each other. No
@@ -265,6 +325,10 @@ inline unsigned claim_grid_for(std::size_t ops) {
 inline unsigned settle_grid_for(unsigned segments) {
   return graphkit::grid_stride_blocks(std::size_t{segments} * 32, kBlock, kSettleBlocksPerSm);
 }
+/// The fast settle pass over `segments` segments: the same, at its own blocks per multiprocessor.
+inline unsigned settle_fast_grid_for(unsigned segments) {
+  return graphkit::grid_stride_blocks(std::size_t{segments} * 32, kBlock, kFastBlocksPerSm);
+}
 inline unsigned grid_for_slots(std::size_t slots) { return graphkit::grid_stride_blocks(slots, kBlock); }
 
 /// Buckets for a capacity of `capacity` slots: whole buckets, at least 2.
@@ -314,6 +378,9 @@ void bucketed_cuckoo_map<Key, Value, Hash>::run_passes(Input in, std::size_t n, 
     const cuckoo_detail::overflow_list deferred{lists.overflow, lists.counts, segment};
     cuckoo_detail::claim_kernel<<<grid, kBlock, 0, stream>>>(ref(), part, static_cast<unsigned>(chunk), deferred,
                                                              counts.data());
+    GRAPHKIT_CHECK_LAUNCH();
+    cuckoo_detail::settle_fast_kernel<<<cuckoo_detail::settle_fast_grid_for(warps), kBlock, 0, stream>>>(
+        ref(), part, deferred, warps, counts.data());
     GRAPHKIT_CHECK_LAUNCH();
     const cuckoo_detail::leftover_list left{lists.leftovers, lists.leftover_count};
     cuckoo_detail::settle_kernel<<<cuckoo_detail::settle_grid_for(warps), kBlock, 0, stream>>>(

@@ -53,9 +53,12 @@ struct small_graph_stats {
 
 /// log2 of the lanes per frontier vertex in a round of `size` vertices: the
 /// widest group, up to kSmallGroupMax lanes, that leaves every vertex a group.
+/// Unrolled into compares: every warp computes it every round.
 __device__ inline std::uint32_t group_shift(std::uint32_t size) {
   std::uint32_t shift = 0;
-  while ((1u << shift) < kSmallGroupMax && size << (shift + 1) <= static_cast<std::uint32_t>(kSmallBlock)) ++shift;
+#pragma unroll
+  for (std::uint32_t s = 1; (1u << s) <= kSmallGroupMax; ++s)
+    shift += size << s <= static_cast<std::uint32_t>(kSmallBlock) ? 1u : 0u;
   return shift;
 }
 
@@ -114,13 +117,11 @@ __global__ void __launch_bounds__(kSmallBlock)
   __syncthreads();
 
   std::uint32_t round = 0;
-  unsigned long long walked = 0;  // this thread's edges, added up once at the end
+  // This thread's edges, added up once at the end. 32 bits suffice: a vertex
+  // relaxes at most once a round and a path has under n hops, so all threads
+  // together walk under n * m edges, below 2^32 for any graph that fits.
+  std::uint32_t walked = 0;
   for (; sizes[round % 3] > 0; ++round) {
-    const std::uint32_t* const frontier = lists + (round & 1) * layout.n;
-    std::uint32_t* const next = lists + ((round + 1) & 1) * layout.n;
-    std::uint32_t* const next_mask = masks + ((round + 1) & 1) * mask_words;
-    std::uint32_t* const this_mask = masks + (round & 1) * mask_words;  // marked this frontier; cleared for round + 1
-    std::uint32_t* const next_size = &sizes[(round + 1) % 3];
     const std::uint32_t size = sizes[round % 3];
     if (threadIdx.x == 0) sizes[(round + 2) % 3] = 0;
     // A group of g lanes per frontier vertex, its edges split among them, g as
@@ -128,8 +129,13 @@ __global__ void __launch_bounds__(kSmallBlock)
     // waits for its slowest lane, and a lane walking a vertex's edges one
     // after another pays each edge's chain of shared-memory waits in turn.
     // Shifts, not divisions: every warp, idle or not, computes its start each
-    // round, and a division by a run-time g costs ~20 instructions (step 42).
+    // round, and a division by a run-time g cost ~20 instructions (step 42).
     const std::uint32_t shift = group_shift(size);
+    const std::uint32_t* const frontier = lists + (round & 1) * layout.n;
+    std::uint32_t* const next = lists + ((round + 1) & 1) * layout.n;
+    std::uint32_t* const next_mask = masks + ((round + 1) & 1) * mask_words;
+    std::uint32_t* const this_mask = masks + (round & 1) * mask_words;  // marked this frontier; cleared for round + 1
+    std::uint32_t* const next_size = &sizes[(round + 1) % 3];
     const std::uint32_t g = 1u << shift;
     const std::uint32_t lane_in_group = threadIdx.x & (g - 1);
     for (std::uint32_t i = threadIdx.x >> shift; i < size; i += static_cast<std::uint32_t>(kSmallBlock) >> shift) {
@@ -153,8 +159,9 @@ __global__ void __launch_bounds__(kSmallBlock)
   }
 
   // One atomic per warp: a thread each onto one shared word serializes.
-  for (int o = 16; o > 0; o /= 2) walked += __shfl_down_sync(0xffffffffu, walked, o);
-  if ((threadIdx.x & 31u) == 0 && walked > 0) atomicAdd(&examined, walked);
+  unsigned long long warp_walked = walked;
+  for (int o = 16; o > 0; o /= 2) warp_walked += __shfl_down_sync(0xffffffffu, warp_walked, o);
+  if ((threadIdx.x & 31u) == 0 && warp_walked > 0) atomicAdd(&examined, warp_walked);
   __syncthreads();
   for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) dist_out[i] = dist[i];
   if (threadIdx.x == 0) *stats = {round, examined};

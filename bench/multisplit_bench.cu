@@ -3,7 +3,8 @@
 // all measured in this run. One row per method (warp for m <= 32,
 // block_votes and block_peers (the block method with each warp rank),
 // block_wide_votes and block_wide_peers (the block method with the wide,
-// persistent post-scan, with each warp rank), onesweep; `(auto)` marks the one `automatic` takes at this m and size;
+// persistent post-scan, with each warp rank), block_wide_digits (the wide
+// post-scan ranking tiles by two 4-bit digit splits), onesweep; `(auto)` marks the one `automatic` takes at this m and size;
 // onesweep ranks as `block` does at that m). --methods picks some of them.
 // Every row's output is checked against the radix sort's (all are stable),
 // so no figure comes from a wrong answer.
@@ -14,13 +15,15 @@
 //   24: counting the values twice put pairs above the copy ceiling);
 //   per-tile state, 4 B words: warp and block write an m x units histogram
 //   matrix, scan it in and out and read it back (16 m B per unit; units of
-//   256 items for warp, 2,048 for block, 4,096 keys or 3,072 pairs for
-//   block_wide_*); onesweep zeroes, publishes and
+//   256 items for warp, 2,048 for block, 5,120 keys or 3,072 pairs for
+//   block_wide_votes / _peers, 5,120 keys or 2,048 pairs for
+//   block_wide_digits); onesweep zeroes, publishes and
 //   reads m look-back words per tile (12 m B per tile of 4,096 keys or
 //   2,048 pairs).
 //
 //   multisplit_bench [--log-keys 28] [--log-pairs 27] [--reps 10] [--buckets 2 4 ... 256]
-//                    [--methods warp block_votes block_peers block_wide_votes block_wide_peers onesweep]
+//                    [--methods warp block_votes block_peers block_wide_votes block_wide_peers
+//                               block_wide_digits onesweep]
 #include <CLI/CLI.hpp>
 
 #include <thrust/device_ptr.h>
@@ -89,6 +92,7 @@ const char* method_name(multisplit_method method) {
     case multisplit_method::block_wide: return "block_wide";
     case multisplit_method::block_wide_votes: return "block_wide_votes";
     case multisplit_method::block_wide_peers: return "block_wide_peers";
+    case multisplit_method::block_wide_digits: return "block_wide_digits";
     default: return "automatic";
   }
 }
@@ -99,6 +103,7 @@ constexpr multisplit_method kBenchMethods[] = {multisplit_method::warp,
                                                multisplit_method::block_peers,
                                                multisplit_method::block_wide_votes,
                                                multisplit_method::block_wide_peers,
+                                               multisplit_method::block_wide_digits,
                                                multisplit_method::onesweep};
 
 /// Bytes `method` moves for n 32-bit keys (or pairs of 32-bit key and value)
@@ -119,6 +124,8 @@ double bytes_moved(multisplit_method method, std::size_t n, std::uint32_t m) {
     case multisplit_method::block_wide_votes:
     case multisplit_method::block_wide_peers:
       return data + 16.0 * m * tiles(32 * tuning::kWarps * tuning::wide_items<std::uint32_t, Value>());
+    case multisplit_method::block_wide_digits:
+      return data + 16.0 * m * tiles(32 * tuning::kWarps * wide_digits_items<std::uint32_t, Value>());
     case multisplit_method::onesweep:
       return data + 12.0 * m * tiles(32 * tuning::kWarps * tuning::onesweep_items<std::uint32_t, Value>());
     default: return data;
@@ -140,7 +147,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> wanted;
   for (const multisplit_method method : kBenchMethods) wanted.push_back(method_name(method));
   app.add_option("--methods", wanted, "the methods to run (warp only where m <= 32)")
-      ->check(CLI::IsMember({"warp", "block_votes", "block_peers", "block_wide_votes", "block_wide_peers", "onesweep"}))
+      ->check(CLI::IsMember({"warp", "block_votes", "block_peers", "block_wide_votes", "block_wide_peers",
+                              "block_wide_digits", "onesweep"}))
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {

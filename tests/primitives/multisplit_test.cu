@@ -38,6 +38,7 @@ constexpr multisplit_method kAllMethods[] = {multisplit_method::warp,
                                              multisplit_method::block_wide,
                                              multisplit_method::block_wide_votes,
                                              multisplit_method::block_wide_peers,
+                                             multisplit_method::block_wide_digits,
                                              multisplit_method::onesweep,
                                              multisplit_method::radix_sort,
                                              multisplit_method::automatic};
@@ -46,9 +47,22 @@ constexpr multisplit_method kAllMethods[] = {multisplit_method::warp,
 constexpr multisplit_method kTileMethods[] = {
     multisplit_method::block_votes, multisplit_method::block_peers,      multisplit_method::block,
     multisplit_method::block_wide,  multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
-    multisplit_method::onesweep};
-// The wide post-scan's two warp ranks, forced.
-constexpr multisplit_method kWideMethods[] = {multisplit_method::block_wide_votes, multisplit_method::block_wide_peers};
+    multisplit_method::block_wide_digits, multisplit_method::onesweep};
+// The wide post-scan's two warp ranks, forced, and the wide post-scan with the digit rank.
+constexpr multisplit_method kWideMethods[] = {multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
+                                              multisplit_method::block_wide_digits};
+
+// A wide method's tile size for 32-bit keys, or pairs of 32-bit words.
+std::size_t wide_tile_of(multisplit_method method, bool pairs) {
+  using multisplit_detail::no_value;
+  using multisplit_detail::tuning;
+  const int items = method == multisplit_method::block_wide_digits
+                        ? (pairs ? multisplit_detail::wide_digits_items<std::uint32_t, std::uint32_t>()
+                                 : multisplit_detail::wide_digits_items<std::uint32_t, no_value>())
+                        : (pairs ? tuning::wide_items<std::uint32_t, std::uint32_t>()
+                                 : tuning::wide_items<std::uint32_t, no_value>());
+  return std::size_t{tuning::kWarps} * 32 * items;
+}
 
 bool method_takes(multisplit_method method, std::uint32_t m) {
   switch (method) {
@@ -59,6 +73,7 @@ bool method_takes(multisplit_method method, std::uint32_t m) {
     case multisplit_method::block_wide:
     case multisplit_method::block_wide_votes:
     case multisplit_method::block_wide_peers:
+    case multisplit_method::block_wide_digits:
     case multisplit_method::onesweep: return m <= kMultisplitBlockMaxBuckets;
     default: return true;
   }
@@ -75,6 +90,7 @@ const char* name(multisplit_method method) {
     case multisplit_method::block_wide: return "block_wide";
     case multisplit_method::block_wide_votes: return "block_wide_votes";
     case multisplit_method::block_wide_peers: return "block_wide_peers";
+    case multisplit_method::block_wide_digits: return "block_wide_digits";
     default: return "automatic";
   }
 }
@@ -291,11 +307,13 @@ TEST(Multisplit, TileRanksOnManyTiles) {
   }
 }
 
-// The wide post-scan (block_wide), each warp rank forced, at every m from 2 to 256, keys and pairs,
-// uniform and skewed ids: sizes 0 and 1, a tile's size (5,120 keys or 3,072
-// pairs) and one either side, several tiles plus a tail, and ids out of
-// range inside warps; functor and precomputed ids (the staged tile carries
-// the ids of bucket_ids_of, and the functor is applied again otherwise).
+// The wide post-scans (block_wide with each warp rank forced, and
+// block_wide_digits), at every m from 2 to 256, keys and pairs, uniform and
+// skewed ids: sizes 0 and 1, the method's tile size (5,120 keys; 3,072 pairs,
+// 2,048 for block_wide_digits) and one either side, several tiles plus a
+// tail, and ids out of range inside warps; functor and precomputed ids (the
+// staged tile carries the ids of bucket_ids_of, and the functor is applied
+// again otherwise).
 TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
@@ -305,16 +323,14 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
   using multisplit_detail::tuning;
   for (std::uint32_t m = 2; m <= 256; ++m) {
     for (const bool pairs : {false, true}) {
-      const std::size_t tile = std::size_t{tuning::kWarps} * 32 *
-                               (pairs ? tuning::wide_items<std::uint32_t, std::uint32_t>()
-                                      : tuning::wide_items<std::uint32_t, multisplit_detail::no_value>());
-      // Every m: one size drawn from the edges, one of several tiles and a tail.
-      const std::size_t edges[] = {0, 1, 31, tile - 1, tile, tile + 1};
-      for (const std::size_t n : {edges[rng() % 6], 3 * tile + 1 + rng() % (tile - 1)}) {
-        for (const pattern p : {pattern::uniform, pattern::skewed}) {
-          auto ids = make_ids(n, m, p, rng);
-          if (m % 3 == 0) spoil_ids(ids, m, 11, rng);
-          for (const multisplit_method method : kWideMethods) {
+      for (const multisplit_method method : kWideMethods) {
+        const std::size_t tile = wide_tile_of(method, pairs);
+        // Every m: one size drawn from the edges, one of several tiles and a tail.
+        const std::size_t edges[] = {0, 1, 31, tile - 1, tile, tile + 1};
+        for (const std::size_t n : {edges[rng() % 6], 3 * tile + 1 + rng() % (tile - 1)}) {
+          for (const pattern p : {pattern::uniform, pattern::skewed}) {
+            auto ids = make_ids(n, m, p, rng);
+            if (m % 3 == 0) spoil_ids(ids, m, 11, rng);
             check_split(ids, m, method, pairs, m % 4 == 1, ws);
             if (HasFatalFailure()) return;
           }
@@ -322,17 +338,20 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
       }
     }
   }
-  // And every edge size at the m where automatic first hands to block_wide
-  // (256 where tuning turns it off), at a power of two and one past one, and
-  // at the last (both ranks are forced: where block_wide switches ranks needs
-  // no m of its own).
-  const std::size_t key_tile =
-      std::size_t{tuning::kWarps} * 32 * tuning::wide_items<std::uint32_t, multisplit_detail::no_value>();
-  const std::size_t pair_tile = std::size_t{tuning::kWarps} * 32 * tuning::wide_items<std::uint32_t, std::uint32_t>();
-  for (const std::uint32_t m : {std::min(tuning::kWideMinBuckets, 256u), 64u, 129u, 256u}) {
+  // And every edge size of every wide tile at the m where automatic first
+  // hands to block_wide (256 where tuning turns it off), where
+  // block_wide_digits goes from one digit split to two (16, 17), at a power
+  // of two and one past one, and at the last (both ranks are forced: where
+  // block_wide switches ranks needs no m of its own).
+  std::vector<std::size_t> sizes{0, 1, 2047};
+  for (const multisplit_method method : kWideMethods)
     for (const bool pairs : {false, true}) {
-      for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2047}, pair_tile - 1, pair_tile,
-                                  pair_tile + 1, key_tile - 1, key_tile, key_tile + 1}) {
+      const std::size_t tile = wide_tile_of(method, pairs);
+      sizes.insert(sizes.end(), {tile - 1, tile, tile + 1});
+    }
+  for (const std::uint32_t m : {std::min(tuning::kWideMinBuckets, 256u), 16u, 17u, 64u, 129u, 256u}) {
+    for (const bool pairs : {false, true}) {
+      for (const std::size_t n : sizes) {
         for (const pattern p : {pattern::uniform, pattern::skewed, pattern::one_bucket}) {
           const auto ids = make_ids(n, m, p, rng);
           for (const multisplit_method method : kWideMethods) {
@@ -345,10 +364,11 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
   }
 }
 
-// block_wide's persistent blocks split several tiles each, through both
-// cp.async buffers in turn: inputs of several resident waves (a wave is
-// about 132 SMs x 4 blocks x 4,096 keys on an H100), uniform, skewed and
-// Zipf ids, with out-of-range ids.
+// The wide post-scans' persistent blocks split several tiles each, through
+// both cp.async buffers in turn: inputs of several resident waves (a wave is
+// about 132 SMs x 3 blocks x 5,120 keys on an H100), uniform, skewed and
+// Zipf ids, with out-of-range ids; m = 16 and 17 for block_wide_digits's one
+// and two digit splits.
 TEST(Multisplit, BlockWideManyTilesPerBlock) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
@@ -356,7 +376,7 @@ TEST(Multisplit, BlockWideManyTilesPerBlock) {
   std::mt19937_64 rng(seed);
   multisplit_workspace ws;
   const std::size_t n = (std::size_t{1} << 23) + rng() % 100000;
-  for (const std::uint32_t m : {33u, 128u, 256u}) {
+  for (const std::uint32_t m : {16u, 17u, 33u, 128u, 256u}) {
     for (const pattern p : {pattern::uniform, pattern::skewed, pattern::zipf}) {
       auto ids = make_ids(n, m, p, rng);
       if (p == pattern::zipf) spoil_ids(ids, m, 1000, rng);
@@ -669,7 +689,8 @@ TEST(Multisplit, BadArgumentsAreErrors) {
       (void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::onesweep),
       error);
   for (const multisplit_method wide :
-       {multisplit_method::block_wide, multisplit_method::block_wide_votes, multisplit_method::block_wide_peers})
+       {multisplit_method::block_wide, multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
+        multisplit_method::block_wide_digits})
     EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, wide), error);
   // 30-bit look-back counts: refused before anything is read.
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), std::size_t{1} << 30, 4, mod_bucket{4}, ws, nullptr,

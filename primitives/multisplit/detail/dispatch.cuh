@@ -14,6 +14,7 @@
 #include "primitives/common/launch.hpp"
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/onesweep.cuh"
+#include "primitives/multisplit/detail/wide_digits.cuh"
 #include "primitives/multisplit/detail/wide_tile.cuh"
 
 namespace graphkit {
@@ -130,9 +131,10 @@ inline bool is_wide(multisplit_method method) {
          method == multisplit_method::block_wide_peers;
 }
 
-/// The methods whose tiles block_multisplit_tile or the wide post-scan split: m <= 256.
+/// The methods whose tiles block_multisplit_tile or the wide post-scans split: m <= 256.
 inline bool splits_tiles(multisplit_method method) {
-  return is_block(method) || is_wide(method) || method == multisplit_method::onesweep;
+  return is_block(method) || is_wide(method) || method == multisplit_method::onesweep ||
+         method == multisplit_method::block_wide_digits;
 }
 
 /// The wide post-scan's warp rank: forced by block_wide_votes and
@@ -274,6 +276,29 @@ inline void scan_matrix(std::uint32_t* histogram, std::size_t cells, std::size_t
   GRAPHKIT_CHECK_LAUNCH();
 }
 
+/// The wide post-scans' first two steps: the block method's pre-scan on
+/// `tiles` tiles of 8 warps x Items items, and the scan of its matrix (m x
+/// tiles cells and a last one for the total), which it returns; the
+/// offsets are written.
+template <int Items, class Key, class BucketOf>
+const std::uint32_t* count_wide_tiles(const Key* keys_in, std::size_t n, std::uint32_t m, BucketOf bucket_of,
+                                      std::uint32_t* offsets, multisplit_workspace& ws, cudaStream_t stream,
+                                      std::size_t tiles) {
+  constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
+  const std::size_t cells = std::size_t{m} * tiles + 1;  // + 1: the scan's total lands there
+  std::uint32_t* histogram = ws.scratch(ws.histogram_, cells);
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(histogram + cells - 1, 0, sizeof(std::uint32_t), stream));
+  if (tiles > 0) {
+    block_prescan<kWarps, Items><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
+        keys_in, n, m, bucket_of, histogram, tiles, reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0,
+        ws.out_of_range_.data());
+    GRAPHKIT_CHECK_LAUNCH();
+  }
+  scan_matrix(histogram, cells, tiles, m, offsets, ws, stream);
+  return histogram;
+}
+
 /// The block method with the wide post-scan (block_wide, detail/wide_tile.cuh):
 /// the pre-scan and the matrix scan on tiles of tuning::wide_items(), then
 /// a persistent grid of wide_postscan (as many blocks as stay resident,
@@ -291,17 +316,7 @@ void wide_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value
   // of it reserved per block), at most 4: the register cap follows.
   constexpr int kMinBlocks = std::clamp(static_cast<int>(228 * 1024 / (sizeof(storage) + 1024)), 1, 4);
   const std::size_t tiles = (n + kTile - 1) / kTile;
-  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
-  const std::size_t cells = std::size_t{m} * tiles + 1;  // + 1: the scan's total lands there
-  std::uint32_t* histogram = ws.scratch(ws.histogram_, cells);
-  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(histogram + cells - 1, 0, sizeof(std::uint32_t), stream));
-  if (tiles > 0) {
-    block_prescan<kWarps, kItems><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
-        keys_in, n, m, bucket_of, histogram, tiles, reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0,
-        ws.out_of_range_.data());
-    GRAPHKIT_CHECK_LAUNCH();
-  }
-  scan_matrix(histogram, cells, tiles, m, offsets, ws, stream);
+  const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
   if (offsets_only || tiles == 0) return;
   // One kernel per warp rank, each with its own attribute and occupancy.
   const auto launch = [&]<tile_rank How>() {
@@ -320,6 +335,34 @@ void wide_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value
   GRAPHKIT_CHECK_LAUNCH();
 }
 
+/// block_wide with the digit rank (block_wide_digits, detail/wide_digits.cuh):
+/// the same pre-scan and matrix scan on tiles of wide_digits_items(), then
+/// a persistent grid of wide_digits_postscan.
+template <class Key, class Value, class BucketOf>
+void wide_digits_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                       std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
+                       cudaStream_t stream, bool offsets_only) {
+  constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
+  constexpr int kItems = wide_digits_items<Key, Value>();
+  constexpr std::size_t kTile = std::size_t{kThreads} * kItems;
+  using storage = wide_digits_storage<kWarps, kItems, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  // As in wide_split: the blocks that the shared memory holds set the register cap.
+  constexpr int kMinBlocks = std::clamp(static_cast<int>(228 * 1024 / (sizeof(storage) + 1024)), 1, 4);
+  const std::size_t tiles = (n + kTile - 1) / kTile;
+  const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
+  if (offsets_only || tiles == 0) return;
+  const auto kernel = wide_digits_postscan<kWarps, kItems, kMinBlocks, Key, Value, BucketOf>;
+  static const unsigned per_sm = [&] {
+    GRAPHKIT_CUDA_TRY(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sizeof(storage))));
+    return resident_blocks_per_sm(kernel, kThreads, sizeof(storage));
+  }();
+  const auto grid = static_cast<unsigned>(std::min<std::size_t>(tiles, std::size_t{per_sm} * device_sm_count()));
+  kernel<<<grid, kThreads, sizeof(storage), stream>>>(keys_in, values_in, keys_out, values_out, n, m, bucket_of,
+                                                      histogram, tiles);
+  GRAPHKIT_CHECK_LAUNCH();
+}
+
 template <class Key, class Value, class BucketOf>
 void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n, std::uint32_t m,
          BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws, cudaStream_t stream,
@@ -335,6 +378,9 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   // One block tile: the block method's single-launch path (block_postscan).
   if (automatic && !offsets_only && (method == multisplit_method::onesweep || is_wide(method)) && n <= kBlockTile)
     method = block_with_rank(m);
+  if (method == multisplit_method::block_wide_digits)
+    return wide_digits_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
+                             offsets_only);
   if (is_wide(method))
     return wide_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only,
                       wide_rank_of(method, m));

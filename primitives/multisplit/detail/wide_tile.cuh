@@ -120,6 +120,31 @@ __device__ __forceinline__ void wide_bucket_starts(Storage& s, std::uint32_t m, 
   if (threadIdx.x == 0) s.total = all;
 }
 
+/// Writes a tile staged in bucket order (`staged`: keys, values for pairs,
+/// and bucket bytes where StageBuckets-style storage carries them, else the
+/// functor is applied again to the staged key): item i goes to shift[b] + i.
+/// Consecutive threads take consecutive places of one bucket's run (mostly):
+/// the writes coalesce. After the barrier that ends the staging.
+template <int Threads, int Items, class Staged, class BucketOf, class Key, class Value>
+__device__ __forceinline__ void write_in_bucket_order(const Staged& staged, const std::uint32_t* shift,
+                                                      std::uint32_t total, const BucketOf& bucket_of, Key* keys_out,
+                                                      Value* values_out) {
+  constexpr bool kStageBuckets = std::is_same_v<BucketOf, bucket_ids_of>;
+#pragma unroll 4  // fully unrolled, the hoisted loads of 16 items spilled at 64 registers
+  for (int r = 0; r < Items; ++r) {
+    const std::uint32_t i = r * Threads + threadIdx.x;
+    if (i < total) {
+      const Key key = staged.keys[i];
+      std::uint32_t b;
+      if constexpr (kStageBuckets) b = staged.buckets[i];
+      else b = static_cast<std::uint32_t>(bucket_of(key));
+      const std::uint32_t dst = shift[b] + i;
+      keys_out[dst] = key;
+      if constexpr (kHasValues<Value>) values_out[dst] = staged.values[i];
+    }
+  }
+}
+
 /// Splits tile t, already in `in` (and visible to every thread): rank,
 /// stage in bucket order, write. `base`: this thread's bucket's output index
 /// for the tile (threads < m). How: tile_rank::peer_masks ranks by
@@ -189,22 +214,7 @@ __device__ __forceinline__ void split_wide_tile(Storage& s, const Tile& in, std:
     }
   }
   __syncthreads();
-  // Consecutive threads take consecutive places of one bucket's run (mostly):
-  // the writes coalesce.
-  const std::uint32_t total = s.total;
-#pragma unroll 4  // fully unrolled, the hoisted loads of 16 items spilled at 64 registers
-  for (int r = 0; r < Items; ++r) {
-    const std::uint32_t i = r * kThreads + threadIdx.x;
-    if (i < total) {
-      const Key key = s.u.staged.keys[i];
-      std::uint32_t b;
-      if constexpr (kStageBuckets) b = s.u.staged.buckets[i];
-      else b = static_cast<std::uint32_t>(bucket_of(key));
-      const std::uint32_t dst = s.shift[b] + i;
-      keys_out[dst] = key;
-      if constexpr (kHasValues<Value>) values_out[dst] = s.u.staged.values[i];
-    }
-  }
+  write_in_bucket_order<kThreads, Items>(s.u.staged, s.shift, s.total, bucket_of, keys_out, values_out);
 }
 
 /// The wide post-scan: a persistent grid (at most `tiles` blocks); block

@@ -45,8 +45,8 @@ constexpr multisplit_method kAllMethods[] = {multisplit_method::warp,
 // The methods that rank tiles with block_multisplit_tile, each warp rank
 // forced or chosen by m, and the wide post-scan with each of its ranks.
 constexpr multisplit_method kTileMethods[] = {
-    multisplit_method::block_votes, multisplit_method::block_peers,      multisplit_method::block,
-    multisplit_method::block_wide,  multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
+    multisplit_method::block_votes,       multisplit_method::block_peers,      multisplit_method::block,
+    multisplit_method::block_wide,        multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
     multisplit_method::block_wide_digits, multisplit_method::onesweep};
 // The wide post-scan's two warp ranks, forced, and the wide post-scan with the digit rank.
 constexpr multisplit_method kWideMethods[] = {multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
@@ -339,7 +339,7 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
     }
   }
   // And every edge size of every wide tile at the m where automatic first
-  // hands to block_wide (256 where tuning turns it off), where
+  // hands to block_wide_digits and to block_wide (256 where tuning turns it off), where
   // block_wide_digits goes from one digit split to two (16, 17), at a power
   // of two and one past one, and at the last (both ranks are forced: where
   // block_wide switches ranks needs no m of its own).
@@ -349,7 +349,8 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
       const std::size_t tile = wide_tile_of(method, pairs);
       sizes.insert(sizes.end(), {tile - 1, tile, tile + 1});
     }
-  for (const std::uint32_t m : {std::min(tuning::kWideMinBuckets, 256u), 16u, 17u, 64u, 129u, 256u}) {
+  for (const std::uint32_t m :
+       {tuning::kDigitsMinBuckets, std::min(tuning::kWideMinBuckets, 256u), 16u, 17u, 64u, 129u, 256u}) {
     for (const bool pairs : {false, true}) {
       for (const std::size_t n : sizes) {
         for (const pattern p : {pattern::uniform, pattern::skewed, pattern::one_bucket}) {
@@ -688,9 +689,8 @@ TEST(Multisplit, BadArgumentsAreErrors) {
   EXPECT_THROW(
       (void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::onesweep),
       error);
-  for (const multisplit_method wide :
-       {multisplit_method::block_wide, multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
-        multisplit_method::block_wide_digits})
+  for (const multisplit_method wide : {multisplit_method::block_wide, multisplit_method::block_wide_votes,
+                                       multisplit_method::block_wide_peers, multisplit_method::block_wide_digits})
     EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, wide), error);
   // 30-bit look-back counts: refused before anything is read.
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), std::size_t{1} << 30, 4, mod_bucket{4}, ws, nullptr,

@@ -105,6 +105,21 @@ struct tuning_sm90 {
   /// single launch.
   static constexpr std::uint32_t kWideMinBuckets = 8;
   static constexpr bool kWidePairs = false;
+  /// `automatic` takes block_wide_digits for keys alone at kDigitsMinBuckets
+  /// <= m <= kDigitsLowMaxBuckets (one 16-way digit split: counters a
+  /// thread, no atomics, so skewed ids cost nothing) and from
+  /// kDigitsHighMinBuckets up; block_wide_peers between, where two splits
+  /// lose on skewed ids. Measured (H100, session 14, same runs, 2^28 keys,
+  /// ratio to CUB, automatic's choice before -> block_wide_digits): uniform
+  /// m = 4 / 8 / 16 1.53 / 1.85 / 1.91 -> 1.91 / 1.91 / 1.90, skewed 1.52 /
+  /// 1.45 / 1.44 -> 1.82 / 1.81 / 1.77; m = 32 / 64 / 128 uniform 1.76 /
+  /// 1.64 / 1.28 -> 1.39 / 1.38 / 1.37, skewed 1.44 / 1.43 / 1.40 -> 1.31 /
+  /// 1.29 / 1.27; m = 256 uniform 1.03 -> 1.26, skewed 1.30 -> 1.14 (the
+  /// worse of the two 1.03 -> 1.14). Pairs keep block (digits within 3% of
+  /// it at m <= 16, behind past it).
+  static constexpr std::uint32_t kDigitsMinBuckets = 4;
+  static constexpr std::uint32_t kDigitsLowMaxBuckets = 16;
+  static constexpr std::uint32_t kDigitsHighMinBuckets = 129;
   /// block_wide's warp rank: votes (counts first, vote_place) from this m
   /// up, peer masks below: THE place to set from multisplit_bench's
   /// block_wide_votes and block_wide_peers rows. Predicted (step 17), so
@@ -129,6 +144,11 @@ inline bool is_block(multisplit_method method) {
 inline bool is_wide(multisplit_method method) {
   return method == multisplit_method::block_wide || method == multisplit_method::block_wide_votes ||
          method == multisplit_method::block_wide_peers;
+}
+
+/// Whether `automatic` takes block_wide_digits for keys alone at m (<= 256).
+inline bool digits_for_keys(std::uint32_t m) {
+  return (m >= tuning::kDigitsMinBuckets && m <= tuning::kDigitsLowMaxBuckets) || m >= tuning::kDigitsHighMinBuckets;
 }
 
 /// The methods whose tiles block_multisplit_tile or the wide post-scans split: m <= 256.
@@ -177,6 +197,7 @@ inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std:
     return m <= tuning::kWarpMethodMaxBuckets                               ? multisplit_method::warp
            : m > kMultisplitBlockMaxBuckets                                 ? multisplit_method::radix_sort
            : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems      ? multisplit_method::onesweep
+           : !pairs && digits_for_keys(m)                                   ? multisplit_method::block_wide_digits
            : m >= tuning::kWideMinBuckets && (!pairs || tuning::kWidePairs) ? wide_with_rank(m)
                                                                             : block_with_rank(m);
   if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)
@@ -376,7 +397,9 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   if (automatic && offsets_only && (is_block(method) || is_wide(method)) && n < kOnesweepMaxItems)
     method = multisplit_method::onesweep;
   // One block tile: the block method's single-launch path (block_postscan).
-  if (automatic && !offsets_only && (method == multisplit_method::onesweep || is_wide(method)) && n <= kBlockTile)
+  if (automatic && !offsets_only &&
+      (method == multisplit_method::onesweep || is_wide(method) || method == multisplit_method::block_wide_digits) &&
+      n <= kBlockTile)
     method = block_with_rank(m);
   if (method == multisplit_method::block_wide_digits)
     return wide_digits_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,

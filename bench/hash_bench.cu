@@ -114,8 +114,8 @@ struct workload {
   /// Finds in `found` that are wrong after the first `half` keys were erased.
   unsigned long long mismatches_after_erasing(std::size_t half) {
     bad.fill_bytes(0);
-    count_half_erased_mismatches<<<blocks_for(n), 256>>>(found.data(), values.data(), empty_value<std::uint32_t>{}.value,
-                                                         half, n, bad.data());
+    count_half_erased_mismatches<<<blocks_for(n), 256>>>(found.data(), values.data(),
+                                                         empty_value<std::uint32_t>{}.value, half, n, bad.data());
     GRAPHKIT_CHECK_LAUNCH();
     return read_one(bad.data());
   }
@@ -182,7 +182,8 @@ void sweep_row(const char* name, Map& map, double load, workload& w, bench::gpu_
                half_rate = half / er_half / 1e6, first_rate = half / er_first / 1e6;
   const bench::cuco_row* peer = cuco.at(load);
   std::printf(
-      "| %s | %.2f | %.2f (%.0f%%) | %s | %.2f (%.0f%%) | %s | %.2f | %.2f (%.0f%%) | %s | %.2f | %s | %.2f | %s | %s | "
+      "| %s | %.2f | %.2f (%.0f%%) | %s | %.2f (%.0f%%) | %s | %.2f | %.2f (%.0f%%) | %s | %.2f | %s | %.2f | %s | %s "
+      "| "
       "%s |\n",
       name, load, ins_rate, 100 * ins_rate / c.cas, beside_cuco(ins_rate, peer ? peer->insert : 0).c_str(), hit_rate,
       100 * hit_rate / c.gather, beside_cuco(hit_rate, peer ? peer->find : 0).c_str(), miss_rate, er_rate,
@@ -375,8 +376,7 @@ int main(int argc, char** argv) {
   if (reps < 1) return usage("--reps takes a count of at least 1");
   if (!only.empty() && only != "linear" && only != "linear-erase" && only != "hopscotch" && only != "cuckoo" &&
       only != "cuckoo-mixed")
-    return usage(
-        ("--only takes linear, linear-erase, hopscotch, cuckoo or cuckoo-mixed, not '" + only + "'").c_str());
+    return usage(("--only takes linear, linear-erase, hopscotch, cuckoo or cuckoo-mixed, not '" + only + "'").c_str());
   const auto runs = [&](const char* map) { return only.empty() || only == map; };
   try {
     // cuco first, while this process holds no GPU memory yet.

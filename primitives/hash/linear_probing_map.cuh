@@ -469,6 +469,7 @@ enum class lp_grid { capped, resident };
 /// loads 0.5-0.9; the refill erase was no faster); bulk finds take the refill
 /// walk, whose lanes never wait on another key's probe (at 0.9 12.5 -> 15.1
 /// G/s against one thread per key in lockstep, 1.27x cuco; the same at 0.5).
+/// Grid: the bulk kernels' grid (lp_grid; capped until step 30 is measured).
 template <class Key, class Value, class Hash = murmur3_hash, unsigned WriteTile = 4, unsigned FindTile = kLpRefill,
           unsigned EraseTile = WriteTile, lp_grid Grid = lp_grid::capped>
 class linear_probing_map {

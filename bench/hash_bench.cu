@@ -4,17 +4,23 @@
 // the hopscotch and the bucketed cuckoo map; mixed insert / erase / find batches; and the seed
 // article's experiment (4M-key batches into a 2^27-slot table up to load 0.95).
 //
-//   hash_bench [--cuco PATH] [--reps N] [--only linear|hopscotch|cuckoo|cuckoo-mixed]
+//   hash_bench [--cuco PATH] [--reps N] [--only linear|linear-erase|hopscotch|cuckoo|cuckoo-mixed]
 //
 // --cuco runs PATH (a copy of ../shared/anchors/cuco_bench) before anything
 // else and prints its figures beside ours with the ratio; without it, the
 // figures PERFORMANCE.md records for the H100 stand in, labelled as such.
 // --only runs one map's rows (its sweep and mixed rows; the seed article's
 // batches are linear probing's; cuckoo-mixed runs only the bucketed cuckoo
-// map's mixed rows, the insert modes of steps 27-28). Linear probing's sweep runs once per walk:
+// map's mixed rows, the insert modes of steps 27-28; linear-erase runs only
+// step 30's linear-probing rows). Linear probing's sweep runs once per walk:
 // a thread per key, and tiles of 2, 4 and 8 lanes per key in every bulk kernel,
-// then tile-4 inserts with the refill walk's finds and erases (step 22). Every
-// row also erases the first half of its keys, as cuco's erase does. The
+// then tile-4 inserts with the refill walk's finds and erases (step 22), then
+// the default walks on the capped grid and on one resident wave and the refill
+// walks on one resident wave (step 30). Every row also erases the first half
+// of its keys, as cuco's erase does, twice: from the table one insert call
+// made (the column of steps 22-25), and from a table whose first half went in
+// by a call of its own before the second half (the half cuco's figure erases:
+// the one placed first), then finds every key. The
 // bucketed cuckoo map's sweep runs twice: whole-bucket and half-bucket bulk
 // finds and erases (steps 23-24).
 // Keys are fmix32(i), a bijection, so keys are distinct by construction; the
@@ -52,6 +58,14 @@ __global__ void sequential_keys(std::uint32_t* keys, std::uint32_t* values, std:
 __global__ void random_cas(unsigned long long* table, std::size_t size, std::size_t n) {
   const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
   if (i < n) atomicCAS(&table[murmur3_hash{}(static_cast<std::uint64_t>(i)) % size], 0ull, i + 1);
+}
+/// Finds after the first `half` keys were erased: keys below `half` must find
+/// the empty value, the others expected[i].
+__global__ void count_half_erased_mismatches(const std::uint32_t* got, const std::uint32_t* expected,
+                                             std::uint32_t missing, std::size_t half, std::size_t n,
+                                             unsigned long long* bad) {
+  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (i < n && got[i] != (i < half ? missing : expected[i])) atomicAdd(bad, 1ull);
 }
 /// Finds that did not return expected[i] (or, for misses, the empty-value sentinel).
 __global__ void count_mismatches(const std::uint32_t* got, const std::uint32_t* expected, std::uint32_t missing,
@@ -97,14 +111,23 @@ struct workload {
     GRAPHKIT_CHECK_LAUNCH();
     return read_one(bad.data());
   }
+  /// Finds in `found` that are wrong after the first `half` keys were erased.
+  unsigned long long mismatches_after_erasing(std::size_t half) {
+    bad.fill_bytes(0);
+    count_half_erased_mismatches<<<blocks_for(n), 256>>>(found.data(), values.data(),
+                                                         empty_value<std::uint32_t>{}.value, half, n, bad.data());
+    GRAPHKIT_CHECK_LAUNCH();
+    return read_one(bad.data());
+  }
 };
 
 void print_header(const char* extra) {
   std::printf(
       "| map | load | insert G/s (%% of CAS) | cuco | ratio | find hits G/s (%% of gather) | cuco | ratio | "
-      "find misses G/s | erase G/s (%% of CAS) | cuco | ratio | erase first half G/s | cuco | ratio | %s | check |\n",
+      "find misses G/s | erase G/s (%% of CAS) | cuco | ratio | erase first half G/s | cuco | ratio | "
+      "erase first-inserted half G/s | cuco | ratio | %s | check |\n",
       extra);
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
 /// One row: insert (from empty), find hits, find misses, erase (all keys), checked.
@@ -135,16 +158,39 @@ void sweep_row(const char* name, Map& map, double load, workload& w, bench::gpu_
       reps, [&] { map.erase_async(w.keys.data(), half, counts); },
       [&] { map.insert_async(w.keys.data(), w.values.data(), n, counts); }, 1);
   const bool half_ok = counts.result().erased == half && map.size() == n - half;
+  // Issue 18, step 30: cuco's first half is also the half it inserted first
+  // (one tile per key, blocks in index order), and a linear-probing key's
+  // probe is set by the load when it was placed. A map whose bulk kernels do
+  // not reach keys in index order (linear probing's capped grid: four waves
+  // of blocks, each walking every index) placed a different half first. So
+  // here the first half goes in by one call and the second half by another,
+  // and the first half is erased: the keys cuco's figure erases, whatever
+  // order a map's kernels take. Then every key is found: the first half
+  // absent, the second with its value.
+  const double er_first = t.median_ms(
+      reps, [&] { map.erase_async(w.keys.data(), half, counts); },
+      [&] {
+        map.clear();
+        map.insert_async(w.keys.data(), w.values.data(), half, counts);
+        map.insert_async(w.keys.data() + half, w.values.data() + half, n - half, counts);
+      },
+      1);
+  bool first_ok = counts.result().erased == half && map.size() == n - half;
+  map.find_async(w.keys.data(), n, w.found.data());
+  first_ok = first_ok && w.mismatches_after_erasing(half) == 0;
   const double ins_rate = n / ins / 1e6, hit_rate = n / hit / 1e6, miss_rate = n / miss / 1e6, er_rate = n / er / 1e6,
-               half_rate = half / er_half / 1e6;
+               half_rate = half / er_half / 1e6, first_rate = half / er_first / 1e6;
   const bench::cuco_row* peer = cuco.at(load);
   std::printf(
-      "| %s | %.2f | %.2f (%.0f%%) | %s | %.2f (%.0f%%) | %s | %.2f | %.2f (%.0f%%) | %s | %.2f | %s | %s | %s |\n",
+      "| %s | %.2f | %.2f (%.0f%%) | %s | %.2f (%.0f%%) | %s | %.2f | %.2f (%.0f%%) | %s | %.2f | %s | %.2f | %s | %s "
+      "| "
+      "%s |\n",
       name, load, ins_rate, 100 * ins_rate / c.cas, beside_cuco(ins_rate, peer ? peer->insert : 0).c_str(), hit_rate,
       100 * hit_rate / c.gather, beside_cuco(hit_rate, peer ? peer->find : 0).c_str(), miss_rate, er_rate,
       100 * er_rate / c.cas, beside_cuco(er_rate, peer ? peer->erase : 0).c_str(), half_rate,
-      beside_cuco(half_rate, peer ? peer->erase : 0).c_str(), extra_text.c_str(),
-      inserted_ok && hits_ok && misses_ok && erased_ok && half_ok ? "ok" : "WRONG");
+      beside_cuco(half_rate, peer ? peer->erase : 0).c_str(), first_rate,
+      beside_cuco(first_rate, peer ? peer->erase : 0).c_str(), extra_text.c_str(),
+      inserted_ok && hits_ok && misses_ok && erased_ok && half_ok && first_ok ? "ok" : "WRONG");
   std::fflush(stdout);
 }
 
@@ -160,6 +206,15 @@ std::string lp_name() {
 /// Issue 18, step 22: inserts by tiles of 4, finds and erases by the refill
 /// walk (a thread per key that starts its next key as soon as one settles).
 using lp_refill_map = linear_probing_map<std::uint32_t, std::uint32_t, murmur3_hash, 4, kLpRefill, kLpRefill>;
+
+/// Issue 18, step 30: the map's default walks (tile-4 inserts and erases,
+/// refill finds) on the capped grid (the default) and on one resident wave,
+/// whose bulk insert places a batch about in index order as cuco's does; and
+/// the refill finds and erases on one resident wave.
+template <lp_grid Grid>
+using lp_default_map = linear_probing_map<std::uint32_t, std::uint32_t, murmur3_hash, 4, kLpRefill, 4, Grid>;
+using lp_refill_resident_map =
+    linear_probing_map<std::uint32_t, std::uint32_t, murmur3_hash, 4, kLpRefill, kLpRefill, lp_grid::resident>;
 
 template <class Map>
 void linear_probing_rows(const std::string& name, std::size_t n, bench::gpu_timer& t, int reps, const ceilings& c,
@@ -301,7 +356,7 @@ ceilings measure_ceilings(bench::gpu_timer& t, int reps) {
 int usage(const char* why) {
   std::fprintf(stderr,
                "hash_bench: %s\nusage: hash_bench [--cuco PATH] [--reps N] [--only "
-               "linear|hopscotch|cuckoo|cuckoo-mixed]\n",
+               "linear|linear-erase|hopscotch|cuckoo|cuckoo-mixed]\n",
                why);
   return 2;
 }
@@ -319,8 +374,9 @@ int main(int argc, char** argv) {
     else return usage(("unknown or incomplete argument '" + arg + "'").c_str());
   }
   if (reps < 1) return usage("--reps takes a count of at least 1");
-  if (!only.empty() && only != "linear" && only != "hopscotch" && only != "cuckoo" && only != "cuckoo-mixed")
-    return usage(("--only takes linear, hopscotch, cuckoo or cuckoo-mixed, not '" + only + "'").c_str());
+  if (!only.empty() && only != "linear" && only != "linear-erase" && only != "hopscotch" && only != "cuckoo" &&
+      only != "cuckoo-mixed")
+    return usage(("--only takes linear, linear-erase, hopscotch, cuckoo or cuckoo-mixed, not '" + only + "'").c_str());
   const auto runs = [&](const char* map) { return only.empty() || only == map; };
   try {
     // cuco first, while this process holds no GPU memory yet.
@@ -342,6 +398,18 @@ int main(int argc, char** argv) {
     // Step 22: tile-4 inserts, refill finds and erases.
     if (runs("linear"))
       linear_probing_rows<lp_refill_map>("linear probing, insert tile 4, find and erase refill", n, t, reps, c, cuco);
+    // Step 30: the default walks on both grids, and the refill walks on one resident wave.
+    const bool lp_grids = runs("linear") || only == "linear-erase";
+    if (lp_grids)
+      linear_probing_rows<lp_default_map<lp_grid::capped>>(
+          "linear probing, default walks (tile 4 insert and erase, refill find), capped grid", n, t, reps, c, cuco);
+    if (lp_grids)
+      linear_probing_rows<lp_default_map<lp_grid::resident>>(
+          "linear probing, default walks (tile 4 insert and erase, refill find), one resident wave", n, t, reps, c,
+          cuco);
+    if (lp_grids)
+      linear_probing_rows<lp_refill_resident_map>(
+          "linear probing, insert tile 4, find and erase refill, one resident wave", n, t, reps, c, cuco);
     if (runs("hopscotch")) hopscotch_rows<4>(n, t, reps, c, cuco);
     if (runs("hopscotch")) hopscotch_rows<8>(n, t, reps, c, cuco);
     if (runs("cuckoo")) cuckoo_rows(n, t, reps, c, cuco);

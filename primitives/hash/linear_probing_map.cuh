@@ -440,6 +440,25 @@ struct linear_probing_ref {
 /// until the longest probe among them ends. For finds, contains and erases.
 inline constexpr unsigned kLpRefill = 0;
 
+/// The grid of the bulk insert, find, contains and erase kernels (issue 18,
+/// step 30). Both loop grid-stride; what differs is the order in which a
+/// batch's keys are reached:
+///   * capped: up to 32 blocks per multiprocessor (lp_detail::grid_for), four
+///     times what is resident at 32 registers, so the blocks run in four
+///     waves and each block walks the whole batch: a bulk insert places its
+///     keys wave by wave, every wave spread over all indices. The first half
+///     of a batch is then not the first half placed (at load 0.9 its keys'
+///     mean probe is 3.2 slots, 1.54 groups of 4, against 1.4 slots and 1.10
+///     groups for the first half placed), which is what step 22-25's
+///     "erase first half" column compared with cuco's first half.
+///   * resident: one resident wave (the kernel's occupancy times the
+///     multiprocessors), so every tile or thread steps through the batch
+///     together and keys are reached about in index order, as cuco's bulk
+///     kernels (one tile per key, blocks in index order) reach them.
+/// Other kernels (apply_async, size, retrieve_all, clear, probe_stats) keep
+/// the capped grid either way.
+enum class lp_grid { capped, resident };
+
 /// WriteTile, FindTile and EraseTile: lanes per key in the bulk insert, find /
 /// contains and erase kernels (1, 2, 4, 8, 16 or 32; 1 = one thread per key
 /// reading 32-byte windows), or kLpRefill for finds and erases. apply_async
@@ -450,8 +469,9 @@ inline constexpr unsigned kLpRefill = 0;
 /// loads 0.5-0.9; the refill erase was no faster); bulk finds take the refill
 /// walk, whose lanes never wait on another key's probe (at 0.9 12.5 -> 15.1
 /// G/s against one thread per key in lockstep, 1.27x cuco; the same at 0.5).
+/// Grid: the bulk kernels' grid (lp_grid; capped until step 30 is measured).
 template <class Key, class Value, class Hash = murmur3_hash, unsigned WriteTile = 4, unsigned FindTile = kLpRefill,
-          unsigned EraseTile = WriteTile>
+          unsigned EraseTile = WriteTile, lp_grid Grid = lp_grid::capped>
 class linear_probing_map {
   static constexpr bool warp_tile(unsigned t) { return t >= 1 && t <= 32 && (t & (t - 1)) == 0; }
   static_assert(warp_tile(WriteTile), "inserts: a warp tile, 1, 2, ..., 32");

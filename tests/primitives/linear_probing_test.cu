@@ -70,12 +70,13 @@ void check_against_model(const Map& map, const std::unordered_map<Key, std::uint
   for (std::size_t i = 0; i < model.size(); ++i) ASSERT_EQ(model.at(hk[i]), hv[i]);
 }
 
-template <class Key, unsigned WriteTile = 4, unsigned FindTile = 1, unsigned EraseTile = WriteTile>
+template <class Key, unsigned WriteTile = 4, unsigned FindTile = 1, unsigned EraseTile = WriteTile,
+          lp_grid Grid = lp_grid::capped>
 void random_batches(std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{20000}}) {
     SCOPED_TRACE("n " + std::to_string(n));
-    linear_probing_map<Key, std::uint32_t, murmur3_hash, WriteTile, FindTile, EraseTile> map(n * 2 + 7);
+    linear_probing_map<Key, std::uint32_t, murmur3_hash, WriteTile, FindTile, EraseTile, Grid> map(n * 2 + 7);
     std::unordered_set<Key> taken;
     const auto keys = distinct_keys<Key>(rng, n, &taken);
     std::vector<std::uint32_t> values(n);
@@ -500,37 +501,44 @@ TEST(LinearProbingMap, CountsArePerCall) {
 // visit the slots in the same order). Capacities that are not whole groups of
 // 8 slots cut the last group short.
 
-template <unsigned W, unsigned F, unsigned E = W>
+template <unsigned W, unsigned F, unsigned E = W, lp_grid G = lp_grid::capped>
 struct tiles {
   static constexpr unsigned write = W, find = F, erase = E;
+  static constexpr lp_grid grid = G;
 };
 template <class Tiles>
 class LinearProbingTiles : public testing::Test {
  public:
   template <class Key = std::uint32_t>
-  using map_type = linear_probing_map<Key, std::uint32_t, murmur3_hash, Tiles::write, Tiles::find, Tiles::erase>;
+  using map_type =
+      linear_probing_map<Key, std::uint32_t, murmur3_hash, Tiles::write, Tiles::find, Tiles::erase, Tiles::grid>;
 };
 struct tile_names {
   static std::string walk(unsigned lanes) { return lanes == kLpRefill ? "refill" : std::to_string(lanes); }
   template <class Tiles>
   static std::string GetName(int) {
-    return "write" + walk(Tiles::write) + "_find" + walk(Tiles::find) + "_erase" + walk(Tiles::erase);
+    return "write" + walk(Tiles::write) + "_find" + walk(Tiles::find) + "_erase" + walk(Tiles::erase) +
+           (Tiles::grid == lp_grid::resident ? "_resident" : "");
   }
 };
 // The refill walk (step 22) for finds and erases, on tables written by tiles
 // of 4 (as the bench runs it), by threads and by tiles of 8, and erases by
-// refill beside finds by threads.
-using tile_choices = testing::Types<tiles<1, 1>, tiles<2, 2>, tiles<4, 4>, tiles<8, 8>, tiles<8, 1>, tiles<1, 8>,
-                                    tiles<4, kLpRefill, kLpRefill>, tiles<1, kLpRefill, kLpRefill>,
-                                    tiles<8, kLpRefill, 8>, tiles<4, 1, kLpRefill>>;
+// refill beside finds by threads. Step 30: the bulk kernels on one resident
+// wave (lp_grid::resident) for the default walks (tile-4 inserts and erases,
+// refill finds), the refill finds and erases, and a thread per key.
+using tile_choices =
+    testing::Types<tiles<1, 1>, tiles<2, 2>, tiles<4, 4>, tiles<8, 8>, tiles<8, 1>, tiles<1, 8>,
+                   tiles<4, kLpRefill, kLpRefill>, tiles<1, kLpRefill, kLpRefill>, tiles<8, kLpRefill, 8>,
+                   tiles<4, 1, kLpRefill>, tiles<4, kLpRefill, 4, lp_grid::resident>,
+                   tiles<4, kLpRefill, kLpRefill, lp_grid::resident>, tiles<1, 1, 1, lp_grid::resident>>;
 TYPED_TEST_SUITE(LinearProbingTiles, tile_choices, tile_names);
 
 TYPED_TEST(LinearProbingTiles, RandomBatchesOfSizesZeroOneAndMore) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
-  random_batches<std::uint32_t, TypeParam::write, TypeParam::find, TypeParam::erase>(seed);
-  random_batches<std::uint64_t, TypeParam::write, TypeParam::find, TypeParam::erase>(seed + 1);
+  random_batches<std::uint32_t, TypeParam::write, TypeParam::find, TypeParam::erase, TypeParam::grid>(seed);
+  random_batches<std::uint64_t, TypeParam::write, TypeParam::find, TypeParam::erase, TypeParam::grid>(seed + 1);
 }
 
 // Each key 3 times in one shuffled batch, at loads 0.5 to 0.95: stored once,
@@ -713,6 +721,55 @@ TYPED_TEST(LinearProbingTiles, SeveralKeysPerThreadAtLoad90) {
   model.clear();
   for (std::size_t i = 0; i < n / 2; ++i) model[keys[i]] = values[i];
   check_against_model(map, model, absent);
+}
+
+// The bench's erase of the first-inserted half (step 30), at loads 0.5 to
+// 0.95: the first half of random keys goes in by one call, the second half by
+// another, then one erase batch holds the first half twice over and absent
+// keys, shuffled. Each first-half key is erased once and counted once, absent
+// keys erase nothing, every key is then found as the model says; the batch
+// again erases nothing; the first half comes back as added. 32- and 64-bit keys.
+template <class Map>
+void erase_first_inserted_half(std::mt19937_64& rng, double load) {
+  using Key = decltype(typename Map::slot{}.key);
+  Map map((1 << 14) + 4);  // not whole groups of 8
+  std::unordered_set<Key> taken;
+  const auto keys = distinct_keys<Key>(rng, static_cast<std::size_t>(map.capacity() * load), &taken);
+  const auto absent = distinct_keys<Key>(rng, 700, &taken);
+  const std::size_t half = keys.size() / 2;
+  std::vector<std::uint32_t> values(keys.size());
+  std::unordered_map<Key, std::uint32_t> model;
+  for (std::size_t i = 0; i < keys.size(); ++i) model[keys[i]] = values[i] = static_cast<std::uint32_t>(rng() >> 40);
+  auto dk = upload(keys);
+  auto dv = upload(values);
+  EXPECT_EQ(map.insert(dk.data(), dv.data(), half), half);
+  EXPECT_EQ(map.insert(dk.data() + half, dv.data() + half, keys.size() - half), keys.size() - half);
+  check_against_model(map, model, absent);
+  std::vector<Key> gone;
+  for (std::size_t i = 0; i < half; ++i) gone.push_back(keys[i]), gone.push_back(keys[i]), model.erase(keys[i]);
+  gone.insert(gone.end(), absent.begin(), absent.end());
+  std::shuffle(gone.begin(), gone.end(), rng);
+  auto dg = upload(gone);
+  hash_counts counts;
+  map.erase_async(dg.data(), gone.size(), counts);
+  EXPECT_EQ(counts.result().erased, half) << "each first-half key erased once, absent keys not at all";
+  check_against_model(map, model, absent);
+  EXPECT_EQ(map.erase(dg.data(), gone.size()), 0u) << "erased keys stay erased";
+  EXPECT_EQ(map.insert(dk.data(), dv.data(), half), half) << "erased keys come back as added";
+  for (std::size_t i = 0; i < half; ++i) model[keys[i]] = values[i];
+  check_against_model(map, model, absent);
+}
+
+TYPED_TEST(LinearProbingTiles, FirstInsertedHalfErasedAtLoadsUpTo95Percent) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  for (const double load : {0.5, 0.7, 0.8, 0.9, 0.95}) {
+    SCOPED_TRACE(testing::Message() << "load " << load);
+    erase_first_inserted_half<typename TestFixture::template map_type<std::uint32_t>>(rng, load);
+    erase_first_inserted_half<typename TestFixture::template map_type<std::uint64_t>>(rng, load);
+  }
 }
 
 // The empty key in find, contains and erase batches (every walk): found as

@@ -264,10 +264,35 @@ __global__ void __launch_bounds__(kBlock) probe_stats_kernel(Ref table, unsigned
 /// device, `lanes` threads per item.
 inline unsigned grid_for(std::size_t n, unsigned lanes = 1) { return graphkit::grid_stride_blocks(n * lanes, kBlock); }
 
+/// Blocks of Kernel resident on this device at once (its occupancy times the
+/// multiprocessors), asked once per device: the one wave of lp_grid::resident.
+/// Kernel is a template argument so that each kernel keeps its own count.
+template <auto Kernel>
+unsigned resident_wave() {
+  static thread_local int cached_device = -1;
+  static thread_local unsigned cached_blocks = 0;
+  int device = 0;
+  GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
+  if (device != cached_device) {
+    cached_blocks = graphkit::resident_blocks_per_sm(Kernel, static_cast<int>(kBlock)) * graphkit::device_sm_count();
+    cached_device = device;
+  }
+  return cached_blocks;
+}
+
+/// Blocks for a bulk kernel over n keys at `lanes` lanes per key: the capped
+/// grid, or at most one resident wave (lp_grid says why the two differ).
+template <lp_grid Grid, auto Kernel>
+unsigned bulk_grid(std::size_t n, unsigned lanes) {
+  const unsigned capped = grid_for(n, lanes);
+  if constexpr (Grid == lp_grid::capped) return capped;
+  else return std::min(capped, resident_wave<Kernel>());
+}
+
 }  // namespace lp_detail
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::linear_probing_map(
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::linear_probing_map(
     std::size_t capacity, graphkit::empty_key<Key> key_sentinel, graphkit::empty_value<Value> value_sentinel,
     cudaStream_t stream)
     : empty_key_(key_sentinel.value),
@@ -277,21 +302,22 @@ linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::linear_pro
   clear(stream);
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::insert_async(
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::insert_async(
     const Key* d_keys, const Value* d_values, std::size_t n, hash_counts& counts, cudaStream_t stream) {
   counts.reset(stream);
   if (n == 0) return;
-  lp_detail::insert_kernel<WriteTile>
-      <<<lp_detail::grid_for(n, WriteTile), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, d_values, n, counts.data());
+  constexpr auto kernel = lp_detail::insert_kernel<WriteTile, ref_type, Key, Value>;
+  kernel<<<lp_detail::bulk_grid<Grid, kernel>(n, WriteTile), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, d_values, n,
+                                                                                             counts.data());
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::insert(const Key* d_keys,
-                                                                                           const Value* d_values,
-                                                                                           std::size_t n,
-                                                                                           cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::insert(const Key* d_keys,
+                                                                                                 const Value* d_values,
+                                                                                                 std::size_t n,
+                                                                                                 cudaStream_t stream) {
   insert_async(d_keys, d_values, n, sync_counts_, stream);
   const hash_result result = sync_counts_.result(stream);
   if (result.sentinel != 0)
@@ -305,63 +331,69 @@ std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTil
   return result.inserted;
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::find_async(const Key* d_keys, std::size_t n,
-                                                                                      Value* d_values_out,
-                                                                                      cudaStream_t stream) const {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::find_async(const Key* d_keys,
+                                                                                            std::size_t n,
+                                                                                            Value* d_values_out,
+                                                                                            cudaStream_t stream) const {
   if (n == 0) return;
-  if constexpr (FindTile == kLpRefill)
-    lp_detail::find_refill_kernel<false>
-        <<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_values_out);
-  else
-    lp_detail::find_kernel<FindTile>
-        <<<lp_detail::grid_for(n, FindTile), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_values_out);
+  if constexpr (FindTile == kLpRefill) {
+    constexpr auto kernel = lp_detail::find_refill_kernel<false, const_ref_type, Key, Value>;
+    kernel<<<lp_detail::bulk_grid<Grid, kernel>(n, 1), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_values_out);
+  } else {
+    constexpr auto kernel = lp_detail::find_kernel<FindTile, const_ref_type, Key, Value>;
+    kernel<<<lp_detail::bulk_grid<Grid, kernel>(n, FindTile), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
+                                                                                              d_values_out);
+  }
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::contains_async(const Key* d_keys,
-                                                                                          std::size_t n,
-                                                                                          std::uint8_t* d_found,
-                                                                                          cudaStream_t stream) const {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::contains_async(
+    const Key* d_keys, std::size_t n, std::uint8_t* d_found, cudaStream_t stream) const {
   if (n == 0) return;
-  if constexpr (FindTile == kLpRefill)
-    lp_detail::find_refill_kernel<true>
-        <<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_found);
-  else
-    lp_detail::contains_kernel<FindTile>
-        <<<lp_detail::grid_for(n, FindTile), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_found);
+  if constexpr (FindTile == kLpRefill) {
+    constexpr auto kernel = lp_detail::find_refill_kernel<true, const_ref_type, Key, std::uint8_t>;
+    kernel<<<lp_detail::bulk_grid<Grid, kernel>(n, 1), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n, d_found);
+  } else {
+    constexpr auto kernel = lp_detail::contains_kernel<FindTile, const_ref_type, Key>;
+    kernel<<<lp_detail::bulk_grid<Grid, kernel>(n, FindTile), lp_detail::kBlock, 0, stream>>>(ref(), d_keys, n,
+                                                                                              d_found);
+  }
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::erase_async(const Key* d_keys, std::size_t n,
-                                                                                       hash_counts& counts,
-                                                                                       cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::erase_async(const Key* d_keys,
+                                                                                             std::size_t n,
+                                                                                             hash_counts& counts,
+                                                                                             cudaStream_t stream) {
   counts.reset(stream);
   if (n == 0) return;
-  if constexpr (EraseTile == kLpRefill)
-    lp_detail::erase_refill_kernel<<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref<hash_ops::erase>(),
-                                                                                             d_keys, n, counts.data());
-  else
-    lp_detail::erase_kernel<EraseTile><<<lp_detail::grid_for(n, EraseTile), lp_detail::kBlock, 0, stream>>>(
+  using erase_ref = ref_with<hash_ops::erase>;
+  if constexpr (EraseTile == kLpRefill) {
+    constexpr auto kernel = lp_detail::erase_refill_kernel<erase_ref, Key>;
+    kernel<<<lp_detail::bulk_grid<Grid, kernel>(n, 1), lp_detail::kBlock, 0, stream>>>(ref<hash_ops::erase>(), d_keys,
+                                                                                       n, counts.data());
+  } else {
+    constexpr auto kernel = lp_detail::erase_kernel<EraseTile, erase_ref, Key>;
+    kernel<<<lp_detail::bulk_grid<Grid, kernel>(n, EraseTile), lp_detail::kBlock, 0, stream>>>(
         ref<hash_ops::erase>(), d_keys, n, counts.data());
+  }
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::erase(const Key* d_keys,
-                                                                                          std::size_t n,
-                                                                                          cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::erase(const Key* d_keys,
+                                                                                                std::size_t n,
+                                                                                                cudaStream_t stream) {
   erase_async(d_keys, n, sync_counts_, stream);
   return sync_counts_.result(stream).erased;
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::apply_async(const op_type* d_ops,
-                                                                                       std::size_t n, Value* d_results,
-                                                                                       hash_counts& counts,
-                                                                                       cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::apply_async(
+    const op_type* d_ops, std::size_t n, Value* d_results, hash_counts& counts, cudaStream_t stream) {
   counts.reset(stream);
   if (n == 0) return;
   lp_detail::apply_kernel<<<lp_detail::grid_for(n), lp_detail::kBlock, 0, stream>>>(ref(), d_ops, n, d_results,
@@ -369,10 +401,10 @@ void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::apply
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
 template <class Launch>
-std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::counted(Launch&& launch,
-                                                                                            cudaStream_t stream) const {
+std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::counted(
+    Launch&& launch, cudaStream_t stream) const {
   unsigned long long* count = scratch_.data() + lp_detail::kCount;
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(count, 0, sizeof(unsigned long long), stream));
   launch(count);
@@ -380,8 +412,9 @@ std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTil
   return read_one(count, stream);
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::size(cudaStream_t stream) const {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::size(
+    cudaStream_t stream) const {
   return counted(
       [&](unsigned long long* count) {
         lp_detail::count_live_kernel<<<lp_detail::grid_for(capacity()), lp_detail::kBlock, 0, stream>>>(ref(), count);
@@ -389,8 +422,8 @@ std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTil
       stream);
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::retrieve_all(
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::retrieve_all(
     Key* d_keys_out, Value* d_values_out, cudaStream_t stream) const {
   return counted(
       [&](unsigned long long* count) {
@@ -400,15 +433,15 @@ std::uint64_t linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTil
       stream);
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::clear(cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::clear(cudaStream_t stream) {
   lp_detail::clear_kernel<<<lp_detail::grid_for(capacity()), lp_detail::kBlock, 0, stream>>>(ref());
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::rehash(std::size_t new_capacity,
-                                                                                  cudaStream_t stream) {
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::rehash(std::size_t new_capacity,
+                                                                                        cudaStream_t stream) {
   const std::uint64_t live = size(stream);
   if (new_capacity < live)
     throw error("linear_probing_map::rehash: " + std::to_string(new_capacity) + " slots cannot hold " +
@@ -421,8 +454,8 @@ void linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::rehas
   (void)insert(keys.data(), values.data(), live, stream);
 }
 
-template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile>
-probe_statistics linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile>::probe_stats(
+template <class Key, class Value, class Hash, unsigned WriteTile, unsigned FindTile, unsigned EraseTile, lp_grid Grid>
+probe_statistics linear_probing_map<Key, Value, Hash, WriteTile, FindTile, EraseTile, Grid>::probe_stats(
     cudaStream_t stream) const {
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(scratch_.data(), 0, lp_detail::kScratch * sizeof(unsigned long long), stream));
   lp_detail::probe_stats_kernel<<<lp_detail::grid_for(capacity()), lp_detail::kBlock, 0, stream>>>(ref(),

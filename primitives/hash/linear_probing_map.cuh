@@ -469,9 +469,12 @@ enum class lp_grid { capped, resident };
 /// loads 0.5-0.9; the refill erase was no faster); bulk finds take the refill
 /// walk, whose lanes never wait on another key's probe (at 0.9 12.5 -> 15.1
 /// G/s against one thread per key in lockstep, 1.27x cuco; the same at 0.5).
-/// Grid: the bulk kernels' grid (lp_grid; capped until step 30 is measured).
+/// Grid: the bulk kernels' grid, one resident wave (step 30, H100, same run
+/// as cuco: erasing the first half of the keys 1.06-1.08x cuco at loads
+/// 0.5-0.9, where the capped grid gave 0.91-0.99x at 0.8-0.9; finds at 0.9
+/// 15.2 -> 16.7 G/s; inserts within 5%).
 template <class Key, class Value, class Hash = murmur3_hash, unsigned WriteTile = 4, unsigned FindTile = kLpRefill,
-          unsigned EraseTile = WriteTile, lp_grid Grid = lp_grid::capped>
+          unsigned EraseTile = WriteTile, lp_grid Grid = lp_grid::resident>
 class linear_probing_map {
   static constexpr bool warp_tile(unsigned t) { return t >= 1 && t <= 32 && (t & (t - 1)) == 0; }
   static_assert(warp_tile(WriteTile), "inserts: a warp tile, 1, 2, ..., 32");

@@ -48,8 +48,11 @@ inline constexpr std::uint32_t kPoolTake = 4;
 /// The longest wait between a warp's looks at its empty slots, ns: shorter
 /// waits crowd the memory system with looks, longer ones leave published
 /// vertices waiting (road:22, 4 tickets, 64 / 128 / 256: 7.39 / 7.11 / 6.89
-/// ms; 8 tickets, 256 / 1024 / 4096: 7.49 / 7.83 / 10.7).
-inline constexpr unsigned kPoolSleepNs = 256;
+/// ms; 8 tickets, 256 / 1024 / 4096: 7.49 / 7.83 / 10.7). Session 14, with
+/// the road delta x 16: 256 / 512 / 1024 / 2048: road:22 5.22-5.26 / 5.16-5.19
+/// / 4.97-4.98 / 5.22-5.24 ms, grid:22 6.18-6.22 / 6.19 / 6.28-6.30 /
+/// 6.68-6.75 (bench/NOTES.md SSSP step 44).
+inline constexpr unsigned kPoolSleepNs = 1024;
 /// The first wait after a look that found nothing; it doubles up to kPoolSleepNs.
 inline constexpr unsigned kPoolFirstSleepNs = 32;
 /// A warp checks whether the phase is over every this many empty looks: the

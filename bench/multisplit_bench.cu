@@ -4,10 +4,9 @@
 // block_votes and block_peers (the block method with each warp rank),
 // block_wide_votes and block_wide_peers (the block method with the wide,
 // persistent post-scan, with each warp rank), block_wide_digits (the wide
-// post-scan ranking tiles by two 4-bit digit splits), onesweep; `(auto)` marks the one `automatic` takes at this m and size;
-// onesweep ranks as `block` does at that m). --methods picks some of them.
-// Every row's output is checked against the radix sort's (all are stable),
-// so no figure comes from a wrong answer.
+// post-scan ranking tiles by two 4-bit digit splits), onesweep; `(auto)` marks the one `automatic` takes at this m and
+// size; onesweep ranks as `block` does at that m). --methods picks some of them. Every row's output is checked against
+// the radix sort's (all are stable), so no figure comes from a wrong answer.
 //
 // Bytes a method moves (the "% of copy bw" column; n items, m buckets):
 //   data: a key is read twice (histogram or pre-scan, then the split) and
@@ -148,7 +147,7 @@ int main(int argc, char** argv) {
   for (const multisplit_method method : kBenchMethods) wanted.push_back(method_name(method));
   app.add_option("--methods", wanted, "the methods to run (warp only where m <= 32)")
       ->check(CLI::IsMember({"warp", "block_votes", "block_peers", "block_wide_votes", "block_wide_peers",
-                              "block_wide_digits", "onesweep"}))
+                             "block_wide_digits", "onesweep"}))
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {

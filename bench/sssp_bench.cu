@@ -220,8 +220,8 @@ int main(int argc, char** argv) {
         }
         std::printf("| %s | %zu | %u | %lu | %lu | %s | %.2f | %.0f%% | %.0f | %.2f | %.2f | %s | %s | %s |\n",
                     label.c_str(), sources.size(), g.num_vertices, static_cast<unsigned long>(g.num_edges()),
-                    static_cast<unsigned long>(m.delta), ms_text(m.ms).c_str(), m.gteps, 100 * m.gteps / ceiling, m.rounds,
-                    m.us_per_round, m.relax_per_edge, gap.c_str(), gunrock.c_str(),
+                    static_cast<unsigned long>(m.delta), ms_text(m.ms).c_str(), m.gteps, 100 * m.gteps / ceiling,
+                    m.rounds, m.us_per_round, m.relax_per_edge, gap.c_str(), gunrock.c_str(),
                     !m.ok       ? "FAIL"
                     : road_like ? "PASS (Boost)"
                                 : "PASS");

@@ -203,7 +203,7 @@ __device__ __forceinline__ const Tile& order_digits_tile(Storage& s, Tile& in, s
   __syncthreads();  // places, shifts and total are in
   place_digits<0, Items, BucketOf>(s.counters, in, first, s.by_digit, item);
   if (m <= 16) return s.by_digit;  // one digit: the tile is in bucket order already
-  __syncthreads();  // the low-digit order is complete
+  __syncthreads();                 // the low-digit order is complete
   // Split 2, high digit: the chunk of the low-digit order, into `in`.
   {
     const std::uint32_t total = s.total;

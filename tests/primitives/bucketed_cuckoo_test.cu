@@ -801,12 +801,7 @@ void mixed_from_full(int insert_share, int erase_share, std::uint64_t seed, doub
   if (copies > 1) std::shuffle(ops.begin(), ops.end(), rng);  // copies apart, in no order
   std::unordered_map<std::uint32_t, std::size_t> old_index;
   for (std::size_t i = 0; i < n; ++i) old_index[old_keys[i]] = i;
-  device_buffer<op> d_ops{std::span<const op>(ops)};
-  device_buffer<std::uint32_t> d_results(ops.size());
-  hash_counts counts;
-  map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
-  const hash_result r = counts.result();
-  const std::vector<std::uint32_t> results = d_results.to_host();
+  const auto [r, results] = test::apply_batch(map, ops);
   std::size_t bad_inserts = 0, bad_erases = 0, bad_absent_erases = 0, missed_finds = 0, bad_absent_finds = 0;
   std::uint64_t failed_results = 0;
   // New key -> inserts that reported it added, and that reported it updated.
@@ -930,12 +925,7 @@ void whole_and_chunked_batches(std::uint64_t seed) {
     std::shuffle(order.begin(), order.end(), rng);
     std::vector<op> shuffled;
     for (const std::size_t o : order) shuffled.push_back(ops[o]);
-    const device_buffer<op> d_ops{std::span<const op>(shuffled)};
-    device_buffer<std::uint32_t> d_results(shuffled.size());
-    hash_counts counts;
-    map.apply_async(d_ops.data(), shuffled.size(), d_results.data(), counts);
-    const std::vector<std::uint32_t> results = d_results.to_host();
-    const hash_result r = counts.result();
+    const auto [r, results] = test::apply_batch(map, shuffled);
     std::size_t wrong = 0;
     for (std::size_t o = 0; o < order.size(); ++o) wrong += results[o] != want[order[o]];
     EXPECT_EQ(wrong, 0u) << "results that differ from the model's";
@@ -979,11 +969,8 @@ void insert_and_erase_of_one_key() {
   for (const std::uint32_t k : keys)
     ops.push_back({hash_op_kind::insert, k, 2}), ops.push_back({hash_op_kind::erase, k, 0});
   std::shuffle(ops.begin(), ops.end(), std::mt19937_64(seed + 1));
-  device_buffer<op> d_ops{std::span<const op>(ops)};
-  device_buffer<std::uint32_t> d_results(ops.size());
-  hash_counts counts;
-  map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
-  const std::vector<std::uint32_t> results = d_results.to_host();
+  const test::applied batch = test::apply_batch(map, ops);
+  const std::vector<std::uint32_t> results = batch.results;
   std::unordered_map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> outcome;  // key -> (insert, erase)
   for (std::size_t o = 0; o < ops.size(); ++o)
     (ops[o].kind == hash_op_kind::insert ? outcome[ops[o].key].first : outcome[ops[o].key].second) = results[o];
@@ -1006,7 +993,7 @@ void insert_and_erase_of_one_key() {
       ASSERT_EQ(era, kHashErased) << "key index " << i;
     }
   }
-  const hash_result r = counts.result();
+  const hash_result r = batch.counts;
   EXPECT_EQ(r.inserted, inserted);
   EXPECT_EQ(r.erased, erased);
   EXPECT_EQ(map.size(), live);
@@ -1079,12 +1066,7 @@ TEST(BucketedCuckoo, InsertFindAndEraseOfOneKeyInOneBatchApplyInSomeOrder) {
     for (std::size_t j = 0; j < m / 2; ++j) all_three(keys[j], 1u << 29, 1, kEmptyValue);
     for (std::size_t j = dead; j < dead + m / 2; ++j) all_three(keys[j], 1u << 28, 1, static_cast<std::uint32_t>(j));
     std::shuffle(ops.begin(), ops.end(), rng);
-    const device_buffer<op> d_ops{std::span<const op>(ops)};
-    device_buffer<std::uint32_t> d_results(ops.size());
-    hash_counts counts;
-    map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
-    const std::vector<std::uint32_t> results = d_results.to_host();
-    const hash_result r = counts.result();
+    const auto [r, results] = test::apply_batch(map, ops);
     expect_table_invariants(map);
 
     std::unordered_map<std::uint32_t, std::vector<std::size_t>> of_key;
@@ -1319,11 +1301,7 @@ TEST(BucketedCuckoo, HalfBucketFindsAfterChurnThatReusesDeadSlots) {
       live.push_back(k);
       ops.push_back({hash_op_kind::find, live[rng() % (live.size() - 1)], 0});
     }
-    device_buffer<op> d_ops{std::span<const op>(ops)};
-    device_buffer<std::uint32_t> d_results(ops.size());
-    hash_counts counts;
-    map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
-    const hash_result mixed = counts.result();
+    const hash_result mixed = test::apply_batch(map, ops).counts;
     EXPECT_EQ(mixed.failed, 0u);
     EXPECT_EQ(mixed.inserted, churn / 2);
     std::vector<std::uint32_t> bulk(all.begin() + static_cast<std::ptrdiff_t>(next),
@@ -1553,12 +1531,7 @@ void copies_in_one_batch(double load, std::uint64_t seed) {
   for (std::size_t i = 0; i < old_count; i += 4) add_copies(keys[i], 1 + rng() % 3);
   std::shuffle(ops.begin(), ops.end(), rng);
 
-  device_buffer<op> d_ops{std::span<const op>(ops)};
-  device_buffer<std::uint32_t> d_results(ops.size());
-  hash_counts counts;
-  map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
-  const hash_result r = counts.result();
-  const std::vector<std::uint32_t> results = d_results.to_host();
+  const auto [r, results] = test::apply_batch(map, ops);
   std::unordered_map<std::uint32_t, int> added, updated;
   std::size_t other_outcomes = 0;
   for (std::size_t o = 0; o < ops.size(); ++o) {

@@ -56,6 +56,21 @@ hash_result insert_batch(Map& map, const std::vector<std::uint32_t>& keys, const
   return counts.result();
 }
 
+/// A mixed batch through apply_async, from the host: the call's counts and
+/// each operation's result, in the batch's order.
+struct applied {
+  hash_result counts;
+  std::vector<std::uint32_t> results;
+};
+template <class Map, class Op>
+applied apply_batch(Map& map, const std::vector<Op>& ops) {
+  const device_buffer<Op> d_ops{std::span<const Op>(ops)};
+  device_buffer<std::uint32_t> d_results(ops.size());
+  hash_counts counts;
+  map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
+  return {counts.result(), d_results.to_host()};
+}
+
 /// The map holds exactly the model: its size, each live entry once with the
 /// model's value (retrieve_all), and the model's value from a find of every key.
 template <class Map>
@@ -104,14 +119,9 @@ void expect_mixed_batch_semantics(Map& map, std::size_t capacity, std::uint64_t 
           ops.push_back({hash_op_kind::find, keys[i], 0});
   }
   std::shuffle(ops.begin(), ops.end(), std::mt19937_64(seed));
-  device_buffer<op> d_ops{std::span<const op>(ops)};
-  device_buffer<std::uint32_t> d_results(ops.size());
-  hash_counts counts;
-  map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
-  const hash_result r = counts.result();
+  const auto [r, results] = apply_batch(map, ops);
   EXPECT_EQ(r.erased, third);
   EXPECT_EQ(r.inserted, keys.size() - 2 * third);
-  const std::vector<std::uint32_t> results = d_results.to_host();
   std::unordered_map<std::uint32_t, std::size_t> index;
   for (std::size_t i = 0; i < keys.size(); ++i) index[keys[i]] = i;
   for (std::size_t o = 0; o < ops.size(); ++o) {
@@ -158,12 +168,7 @@ std::vector<std::uint32_t> churn_at_load_95(Map& map, std::size_t capacity, std:
     for (std::size_t j = 0; j < churn; ++j) ops.push_back({hash_op_kind::erase, live[j], 0});
     for (std::size_t j = churn; j < live.size(); ++j) ops.push_back({hash_op_kind::find, live[j], 0});
     std::shuffle(ops.begin(), ops.end(), rng);
-    device_buffer<op> d_ops{std::span<const op>(ops)};
-    device_buffer<std::uint32_t> d_results(ops.size());
-    hash_counts counts;
-    map.apply_async(d_ops.data(), ops.size(), d_results.data(), counts);
-    const std::vector<std::uint32_t> results = d_results.to_host();
-    const hash_result r = counts.result();
+    const auto [r, results] = apply_batch(map, ops);
     EXPECT_EQ(r.inserted, churn) << "round " << round;
     EXPECT_EQ(r.erased, churn) << "round " << round;
     EXPECT_EQ(r.failed, 0u) << "round " << round;

@@ -320,6 +320,29 @@ const std::uint32_t* count_wide_tiles(const Key* keys_in, std::size_t n, std::ui
   return histogram;
 }
 
+/// Blocks per SM that the H100's 228 KB of shared memory hold at `bytes` of
+/// dynamic shared memory a block (1 KB of it reserved per block), at most 4:
+/// the persistent post-scans' register cap follows from it.
+constexpr int persistent_min_blocks(std::size_t bytes) {
+  return std::clamp(static_cast<int>(228 * 1024 / (bytes + 1024)), 1, 4);
+}
+
+/// Launches a persistent post-scan (Kernel) of `threads` threads and `bytes`
+/// of dynamic shared memory, more than the 48 KB a kernel gets unasked (the
+/// attribute set once per kernel): as many blocks as stay resident, at most
+/// one per tile.
+template <auto Kernel, class... Args>
+void launch_persistent(int threads, std::size_t bytes, std::size_t tiles, cudaStream_t stream, Args... args) {
+  static const unsigned per_sm = [&] {
+    GRAPHKIT_CUDA_TRY(
+        cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    return resident_blocks_per_sm(Kernel, threads, bytes);
+  }();
+  const auto grid = static_cast<unsigned>(std::min<std::size_t>(tiles, std::size_t{per_sm} * device_sm_count()));
+  Kernel<<<grid, threads, bytes, stream>>>(args...);
+  GRAPHKIT_CHECK_LAUNCH();
+}
+
 /// The block method with the wide post-scan (block_wide, detail/wide_tile.cuh):
 /// the pre-scan and the matrix scan on tiles of tuning::wide_items(), then
 /// a persistent grid of wide_postscan (as many blocks as stay resident,
@@ -333,27 +356,18 @@ void wide_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value
   constexpr int kItems = tuning::wide_items<Key, Value>();
   constexpr std::size_t kTile = std::size_t{kThreads} * kItems;
   using storage = wide_storage<kWarps, kItems, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
-  // As many blocks per SM as the H100's 228 KB of shared memory hold (1 KB
-  // of it reserved per block), at most 4: the register cap follows.
-  constexpr int kMinBlocks = std::clamp(static_cast<int>(228 * 1024 / (sizeof(storage) + 1024)), 1, 4);
+  constexpr int kMinBlocks = persistent_min_blocks(sizeof(storage));
   const std::size_t tiles = (n + kTile - 1) / kTile;
   const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
   if (offsets_only || tiles == 0) return;
   // One kernel per warp rank, each with its own attribute and occupancy.
   const auto launch = [&]<tile_rank How>() {
-    const auto kernel = wide_postscan<kWarps, kItems, kMinBlocks, How, Key, Value, BucketOf>;
-    static const unsigned per_sm = [&] {
-      GRAPHKIT_CUDA_TRY(
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sizeof(storage))));
-      return resident_blocks_per_sm(kernel, kThreads, sizeof(storage));
-    }();
-    const auto grid = static_cast<unsigned>(std::min<std::size_t>(tiles, std::size_t{per_sm} * device_sm_count()));
-    kernel<<<grid, kThreads, sizeof(storage), stream>>>(keys_in, values_in, keys_out, values_out, n, m, bucket_of,
-                                                        histogram, tiles);
+    launch_persistent<wide_postscan<kWarps, kItems, kMinBlocks, How, Key, Value, BucketOf>>(
+        kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
+        tiles);
   };
   if (rank == tile_rank::votes) launch.template operator()<tile_rank::votes>();
   else launch.template operator()<tile_rank::peer_masks>();
-  GRAPHKIT_CHECK_LAUNCH();
 }
 
 /// block_wide with the digit rank (block_wide_digits, detail/wide_digits.cuh):
@@ -367,21 +381,13 @@ void wide_digits_split(const Key* keys_in, const Value* values_in, Key* keys_out
   constexpr int kItems = wide_digits_items<Key, Value>();
   constexpr std::size_t kTile = std::size_t{kThreads} * kItems;
   using storage = wide_digits_storage<kWarps, kItems, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
-  // As in wide_split: the blocks that the shared memory holds set the register cap.
-  constexpr int kMinBlocks = std::clamp(static_cast<int>(228 * 1024 / (sizeof(storage) + 1024)), 1, 4);
+  constexpr int kMinBlocks = persistent_min_blocks(sizeof(storage));
   const std::size_t tiles = (n + kTile - 1) / kTile;
   const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
   if (offsets_only || tiles == 0) return;
-  const auto kernel = wide_digits_postscan<kWarps, kItems, kMinBlocks, Key, Value, BucketOf>;
-  static const unsigned per_sm = [&] {
-    GRAPHKIT_CUDA_TRY(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sizeof(storage))));
-    return resident_blocks_per_sm(kernel, kThreads, sizeof(storage));
-  }();
-  const auto grid = static_cast<unsigned>(std::min<std::size_t>(tiles, std::size_t{per_sm} * device_sm_count()));
-  kernel<<<grid, kThreads, sizeof(storage), stream>>>(keys_in, values_in, keys_out, values_out, n, m, bucket_of,
-                                                      histogram, tiles);
-  GRAPHKIT_CHECK_LAUNCH();
+  launch_persistent<wide_digits_postscan<kWarps, kItems, kMinBlocks, Key, Value, BucketOf>>(
+      kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
+      tiles);
 }
 
 template <class Key, class Value, class BucketOf>

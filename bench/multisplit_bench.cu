@@ -4,9 +4,10 @@
 // block_votes and block_peers (the block method with each warp rank),
 // block_wide_votes and block_wide_peers (the block method with the wide,
 // persistent post-scan, with each warp rank), block_wide_digits (the wide
-// post-scan ranking tiles by two 4-bit digit splits), onesweep; `(auto)` marks the one `automatic` takes at this m and
-// size; onesweep ranks as `block` does at that m). --methods picks some of them. Every row's output is checked against
-// the radix sort's (all are stable), so no figure comes from a wrong answer.
+// post-scan ranking tiles by two 4-bit digit splits), block_wide_digits_one
+// (one split of up to 6 bits for m <= 64, block_wide_digits above), onesweep; `(auto)` marks the one `automatic` takes
+// at this m and size; onesweep ranks as `block` does at that m). --methods picks some of them. Every row's output is
+// checked against the radix sort's (all are stable), so no figure comes from a wrong answer.
 //
 // Bytes a method moves (the "% of copy bw" column; n items, m buckets):
 //   data: a key is read twice (histogram or pre-scan, then the split) and
@@ -16,13 +17,14 @@
 //   matrix, scan it in and out and read it back (16 m B per unit; units of
 //   256 items for warp, 2,048 for block, 5,120 keys or 3,072 pairs for
 //   block_wide_votes / _peers, 5,120 keys or 2,048 pairs for
-//   block_wide_digits); onesweep zeroes, publishes and
+//   block_wide_digits, 5,120 keys or 4,096 / 3,072 / 2,048 pairs at m <= 16 /
+//   32 / 64 for block_wide_digits_one); onesweep zeroes, publishes and
 //   reads m look-back words per tile (12 m B per tile of 4,096 keys or
 //   2,048 pairs).
 //
 //   multisplit_bench [--log-keys 28] [--log-pairs 27] [--reps 10] [--buckets 2 4 ... 256]
 //                    [--methods warp block_votes block_peers block_wide_votes block_wide_peers
-//                               block_wide_digits onesweep]
+//                               block_wide_digits block_wide_digits_one onesweep]
 #include <CLI/CLI.hpp>
 
 #include <thrust/device_ptr.h>
@@ -92,6 +94,7 @@ const char* method_name(multisplit_method method) {
     case multisplit_method::block_wide_votes: return "block_wide_votes";
     case multisplit_method::block_wide_peers: return "block_wide_peers";
     case multisplit_method::block_wide_digits: return "block_wide_digits";
+    case multisplit_method::block_wide_digits_one: return "block_wide_digits_one";
     default: return "automatic";
   }
 }
@@ -103,6 +106,7 @@ constexpr multisplit_method kBenchMethods[] = {multisplit_method::warp,
                                                multisplit_method::block_wide_votes,
                                                multisplit_method::block_wide_peers,
                                                multisplit_method::block_wide_digits,
+                                               multisplit_method::block_wide_digits_one,
                                                multisplit_method::onesweep};
 
 /// Bytes `method` moves for n 32-bit keys (or pairs of 32-bit key and value)
@@ -125,6 +129,8 @@ double bytes_moved(multisplit_method method, std::size_t n, std::uint32_t m) {
       return data + 16.0 * m * tiles(32 * tuning::kWarps * tuning::wide_items<std::uint32_t, Value>());
     case multisplit_method::block_wide_digits:
       return data + 16.0 * m * tiles(32 * tuning::kWarps * wide_digits_items<std::uint32_t, Value>());
+    case multisplit_method::block_wide_digits_one:
+      return data + 16.0 * m * tiles(32 * tuning::kWarps * digits_one_items<std::uint32_t, Value>(m));
     case multisplit_method::onesweep:
       return data + 12.0 * m * tiles(32 * tuning::kWarps * tuning::onesweep_items<std::uint32_t, Value>());
     default: return data;
@@ -147,7 +153,7 @@ int main(int argc, char** argv) {
   for (const multisplit_method method : kBenchMethods) wanted.push_back(method_name(method));
   app.add_option("--methods", wanted, "the methods to run (warp only where m <= 32)")
       ->check(CLI::IsMember({"warp", "block_votes", "block_peers", "block_wide_votes", "block_wide_peers",
-                             "block_wide_digits", "onesweep"}))
+                             "block_wide_digits", "block_wide_digits_one", "onesweep"}))
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {

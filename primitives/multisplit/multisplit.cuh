@@ -21,7 +21,8 @@
 // tiles, then a persistent post-scan that loads the next tile by cp.async
 // while it splits the current one; see detail/wide_tile.cuh;
 // `block_wide_digits` ranks its tiles by two 4-bit digit splits instead,
-// detail/wide_digits.cuh),
+// detail/wide_digits.cuh; `block_wide_digits_one` by one split of up to 6
+// bits for m <= 64, detail/wide_digits_one.cuh),
 // `onesweep` (m <= 256, fewer than 2^30 items: a histogram pass, then one
 // pass in which each tile ranks its items, gets its per-bucket offsets by
 // decoupled look-back and scatters; see detail/onesweep.cuh), `radix_sort`
@@ -73,8 +74,11 @@ namespace graphkit {
 /// the digit rank (detail/wide_digits.cuh): each tile ordered by two stable
 /// 16-way splits on the bucket id's low then high 4 bits, ranked by
 /// per-thread counters (no votes, no peer masks, no shared atomics); tiles
-/// of 5,120 keys or 2,048 pairs; m <= 256; measured beside the others,
-/// `automatic` does not take it.
+/// of 5,120 keys or 2,048 pairs; m <= 256. block_wide_digits_one
+/// (detail/wide_digits_one.cuh) ranks each tile by ONE split on a digit of
+/// ceil(log2 m) bits (at least 4) for m <= 64, with 32 or 64 counters a
+/// thread past 16, and is block_wide_digits above 64; measured beside the
+/// others, `automatic` does not take it.
 enum class multisplit_method {
   automatic,
   warp,
@@ -87,6 +91,7 @@ enum class multisplit_method {
   block_wide_votes,
   block_wide_peers,
   block_wide_digits,
+  block_wide_digits_one,
 };
 
 /// Largest m the warp and block methods take; radix_sort takes any m < 2^32.

@@ -39,24 +39,31 @@ constexpr multisplit_method kAllMethods[] = {multisplit_method::warp,
                                              multisplit_method::block_wide_votes,
                                              multisplit_method::block_wide_peers,
                                              multisplit_method::block_wide_digits,
+                                             multisplit_method::block_wide_digits_one,
                                              multisplit_method::onesweep,
                                              multisplit_method::radix_sort,
                                              multisplit_method::automatic};
 // The methods that rank tiles with block_multisplit_tile, each warp rank
 // forced or chosen by m, and the wide post-scan with each of its ranks.
 constexpr multisplit_method kTileMethods[] = {
-    multisplit_method::block_votes,       multisplit_method::block_peers,      multisplit_method::block,
-    multisplit_method::block_wide,        multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
-    multisplit_method::block_wide_digits, multisplit_method::onesweep};
-// The wide post-scan's two warp ranks, forced, and the wide post-scan with the digit rank.
+    multisplit_method::block_votes,       multisplit_method::block_peers,           multisplit_method::block,
+    multisplit_method::block_wide,        multisplit_method::block_wide_votes,      multisplit_method::block_wide_peers,
+    multisplit_method::block_wide_digits, multisplit_method::block_wide_digits_one, multisplit_method::onesweep};
+// The wide post-scan's two warp ranks, forced, and the wide post-scan with the digit rank (two splits, and one
+// wide split up to m = 64).
 constexpr multisplit_method kWideMethods[] = {multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
-                                              multisplit_method::block_wide_digits};
+                                              multisplit_method::block_wide_digits,
+                                              multisplit_method::block_wide_digits_one};
 
-// A wide method's tile size for 32-bit keys, or pairs of 32-bit words.
-std::size_t wide_tile_of(multisplit_method method, bool pairs) {
+// A wide method's tile size at m for 32-bit keys, or pairs of 32-bit words
+// (block_wide_digits_one's depends on m: its digit width).
+std::size_t wide_tile_of(multisplit_method method, std::uint32_t m, bool pairs) {
   using multisplit_detail::no_value;
   using multisplit_detail::tuning;
-  const int items = method == multisplit_method::block_wide_digits
+  const int items = method == multisplit_method::block_wide_digits_one
+                        ? (pairs ? multisplit_detail::digits_one_items<std::uint32_t, std::uint32_t>(m)
+                                 : multisplit_detail::digits_one_items<std::uint32_t, no_value>(m))
+                    : method == multisplit_method::block_wide_digits
                         ? (pairs ? multisplit_detail::wide_digits_items<std::uint32_t, std::uint32_t>()
                                  : multisplit_detail::wide_digits_items<std::uint32_t, no_value>())
                         : (pairs ? tuning::wide_items<std::uint32_t, std::uint32_t>()
@@ -74,6 +81,7 @@ bool method_takes(multisplit_method method, std::uint32_t m) {
     case multisplit_method::block_wide_votes:
     case multisplit_method::block_wide_peers:
     case multisplit_method::block_wide_digits:
+    case multisplit_method::block_wide_digits_one:
     case multisplit_method::onesweep: return m <= kMultisplitBlockMaxBuckets;
     default: return true;
   }
@@ -91,6 +99,7 @@ const char* name(multisplit_method method) {
     case multisplit_method::block_wide_votes: return "block_wide_votes";
     case multisplit_method::block_wide_peers: return "block_wide_peers";
     case multisplit_method::block_wide_digits: return "block_wide_digits";
+    case multisplit_method::block_wide_digits_one: return "block_wide_digits_one";
     default: return "automatic";
   }
 }
@@ -307,10 +316,11 @@ TEST(Multisplit, TileRanksOnManyTiles) {
   }
 }
 
-// The wide post-scans (block_wide with each warp rank forced, and
-// block_wide_digits), at every m from 2 to 256, keys and pairs, uniform and
-// skewed ids: sizes 0 and 1, the method's tile size (5,120 keys; 3,072 pairs,
-// 2,048 for block_wide_digits) and one either side, several tiles plus a
+// The wide post-scans (block_wide with each warp rank forced,
+// block_wide_digits and block_wide_digits_one), at every m from 2 to 256,
+// keys and pairs, uniform and skewed ids: sizes 0 and 1, the method's tile
+// size at m (5,120 keys; 3,072 pairs, 2,048 for block_wide_digits, 4,096 /
+// 3,072 / 2,048 for block_wide_digits_one at 4 / 5 / 6 bits) and one either side, several tiles plus a
 // tail, and ids out of range inside warps; functor and precomputed ids (the
 // staged tile carries the ids of bucket_ids_of, and the functor is applied
 // again otherwise).
@@ -324,7 +334,7 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
   for (std::uint32_t m = 2; m <= 256; ++m) {
     for (const bool pairs : {false, true}) {
       for (const multisplit_method method : kWideMethods) {
-        const std::size_t tile = wide_tile_of(method, pairs);
+        const std::size_t tile = wide_tile_of(method, m, pairs);
         // Every m: one size drawn from the edges, one of several tiles and a tail.
         const std::size_t edges[] = {0, 1, 31, tile - 1, tile, tile + 1};
         for (const std::size_t n : {edges[rng() % 6], 3 * tile + 1 + rng() % (tile - 1)}) {
@@ -340,17 +350,19 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
   }
   // And every edge size of every wide tile at the m where automatic first
   // hands to block_wide_digits and to block_wide (256 where tuning turns it off), where
-  // block_wide_digits goes from one digit split to two (16, 17), at a power
-  // of two and one past one, and at the last (both ranks are forced: where
-  // block_wide switches ranks needs no m of its own).
-  std::vector<std::size_t> sizes{0, 1, 2047};
-  for (const multisplit_method method : kWideMethods)
-    for (const bool pairs : {false, true}) {
-      const std::size_t tile = wide_tile_of(method, pairs);
-      sizes.insert(sizes.end(), {tile - 1, tile, tile + 1});
-    }
+  // block_wide_digits goes from one digit split to two (16, 17), where
+  // block_wide_digits_one widens its digit (16 / 17: 4 -> 5 bits, 32 / 33:
+  // 5 -> 6, 64 / 65: 6 bits -> two splits), and at the last (both ranks are
+  // forced: where block_wide switches ranks needs no m of its own).
   for (const std::uint32_t m :
-       {tuning::kDigitsMinBuckets, std::min(tuning::kWideMinBuckets, 256u), 16u, 17u, 64u, 129u, 256u}) {
+       {tuning::kDigitsMinBuckets, std::min(tuning::kWideMinBuckets, 256u), 16u, 17u, 32u, 33u, 64u, 65u, 129u, 256u}) {
+    // The tile sizes at m (block_wide_digits_one's follow its digit width).
+    std::vector<std::size_t> sizes{0, 1, 2047};
+    for (const multisplit_method method : kWideMethods)
+      for (const bool pairs : {false, true}) {
+        const std::size_t tile = wide_tile_of(method, m, pairs);
+        sizes.insert(sizes.end(), {tile - 1, tile, tile + 1});
+      }
     for (const bool pairs : {false, true}) {
       for (const std::size_t n : sizes) {
         for (const pattern p : {pattern::uniform, pattern::skewed, pattern::one_bucket}) {
@@ -369,7 +381,8 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
 // both cp.async buffers in turn: inputs of several resident waves (a wave is
 // about 132 SMs x 3 blocks x 5,120 keys on an H100), uniform, skewed and
 // Zipf ids, with out-of-range ids; m = 16 and 17 for block_wide_digits's one
-// and two digit splits.
+// and two digit splits, and 16 / 17 / 32 / 33 / 64 / 65 for
+// block_wide_digits_one's 4-, 5- and 6-bit digits and its two splits.
 TEST(Multisplit, BlockWideManyTilesPerBlock) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
@@ -377,7 +390,7 @@ TEST(Multisplit, BlockWideManyTilesPerBlock) {
   std::mt19937_64 rng(seed);
   multisplit_workspace ws;
   const std::size_t n = (std::size_t{1} << 23) + rng() % 100000;
-  for (const std::uint32_t m : {16u, 17u, 33u, 128u, 256u}) {
+  for (const std::uint32_t m : {16u, 17u, 32u, 33u, 64u, 65u, 128u, 256u}) {
     for (const pattern p : {pattern::uniform, pattern::skewed, pattern::zipf}) {
       auto ids = make_ids(n, m, p, rng);
       if (p == pattern::zipf) spoil_ids(ids, m, 1000, rng);
@@ -689,8 +702,9 @@ TEST(Multisplit, BadArgumentsAreErrors) {
   EXPECT_THROW(
       (void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::onesweep),
       error);
-  for (const multisplit_method wide : {multisplit_method::block_wide, multisplit_method::block_wide_votes,
-                                       multisplit_method::block_wide_peers, multisplit_method::block_wide_digits})
+  for (const multisplit_method wide :
+       {multisplit_method::block_wide, multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
+        multisplit_method::block_wide_digits, multisplit_method::block_wide_digits_one})
     EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, wide), error);
   // 30-bit look-back counts: refused before anything is read.
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), std::size_t{1} << 30, 4, mod_bucket{4}, ws, nullptr,

@@ -2,6 +2,10 @@
 // per-thread counters instead of warp votes or peer masks: the wide
 // post-scan's `block_wide_digits` rank (detail/wide_digits.cuh) runs it
 // twice, low digit then high digit (LSD order), to split by 8-bit bucket ids.
+// digit_counters<Bits> widens the digit to 5 or 6 bits (32 or 64 counters
+// a thread, each warp raking 2 or 4 rows as stripes) for
+// `block_wide_digits_one`'s single split (detail/wide_digits_one.cuh); the
+// 4-bit layout and scan below are the same at every width.
 //
 // Why (bench/NOTES.md multisplit step 19): at m = 128-256 the peer-mask
 // rank costs ~6 shared-memory accesses an item at random words of an m-word
@@ -44,26 +48,38 @@ namespace graphkit::multisplit_detail {
 /// thread that owns chunk t. 256 threads.
 __device__ __forceinline__ unsigned digit_chunk(unsigned t) { return (t & ~31u) | ((t & 31u) ^ (t >> 5)); }
 
-/// A block's 16 digit counters per thread (see the header). 256 threads:
-/// the raking scan gives one warp to each of the 8 rows.
+/// A block's 2^Bits digit counters per thread (see the header; Bits = 4:
+/// 16 digits, 8 rows). 256 threads. Two digits a word, d and d + kRows, so
+/// kRows = 2^(Bits - 1) rows of 256 words: 8 KB at 4 bits, 16 KB at 5, 32
+/// KB at 6. The raking scan gives each warp kStripes rows: row w + 8 k is
+/// warp w's stripe k, and stripe k of every warp comes before stripe k + 1
+/// of any in (digit, chunk) order, so thread i's stripe-k rake is item
+/// 256 k + i of the scan: a striped arrangement, whose exclusive prefix is
+/// the stripes' totals before k plus one block scan of stripe k (all
+/// stripes in one block scan of a kStripes-word sum, see stripe_sums).
+template <int Bits = 4>
 struct digit_counters {
+  static_assert(Bits >= 4 && Bits <= 6, "a warp rakes whole rows (4 bits and up); 6 bits fill 32 KB");
   static constexpr int kThreads = 256;
-  std::uint32_t words[8][kThreads];
+  static constexpr int kDigits = 1 << Bits;
+  static constexpr int kRows = kDigits / 2;
+  static constexpr int kStripes = kRows / 8;  ///< rows each warp rakes
+  std::uint32_t words[kRows][kThreads];
 
-  /// Address of counter (digit, thread t): the half digit / 8 of word
-  /// [digit % 8][t]. Read and written only through memcpy (the scan reads
+  /// Address of counter (digit, thread t): the half digit / kRows of word
+  /// [digit % kRows][t]. Read and written only through memcpy (the scan reads
   /// the same bytes as words); its type tells the compiler that it is
   /// 2-byte aligned, so each access is one 16-bit load or store (through an
   /// unsigned char pointer each became two byte accesses).
   __device__ __forceinline__ std::uint16_t* counter(unsigned digit, unsigned t) {
-    return reinterpret_cast<std::uint16_t*>(&words[digit & 7u][t]) + (digit >> 3);
+    return reinterpret_cast<std::uint16_t*>(&words[digit & (kRows - 1u)][t]) + (digit >> (Bits - 1));
   }
 
   /// Zeroes thread t's column. Only thread t calls it, after its last read
   /// of the column (the raking scans touch it only between two barriers).
   __device__ __forceinline__ void zero_column(unsigned t) {
 #pragma unroll
-    for (int k = 0; k < 8; ++k) words[k][t] = 0;
+    for (int k = 0; k < kRows; ++k) words[k][t] = 0;
   }
 
   /// Counts one item of `digit` in thread t's column; returns the count
@@ -87,28 +103,26 @@ struct digit_counters {
 
   /// Raking over the counters, in place: every count becomes the number of
   /// items before it in (digit, chunk) order, i.e. the tile place of that
-  /// chunk's first item of that digit. Warp w rakes row w; lane u its chunks
-  /// 8u .. 8u+7. rake() returns this thread's 8 counts' sum (both halves
-  /// packed); the caller block-scans those sums (exclusive, in thread order)
-  /// and calls lift() with the result, which reads the 8 counts again rather
-  /// than hold them in registers across the block scan (with 20 keys and 20
-  /// item words live there, holding them spilled). Between barriers: the
-  /// counts are all in before, and nobody reads a place before the barrier
-  /// after lift().
-  __device__ __forceinline__ std::uint32_t rake() const {
-    const unsigned row = threadIdx.x / 32, u = lane_id();
+  /// chunk's first item of that digit. In stripe k warp w rakes row w + 8 k;
+  /// lane u its chunks 8u .. 8u+7. rake(k) returns this thread's 8 counts'
+  /// sum (both halves packed); the caller block-scans those sums (exclusive,
+  /// in stripe then thread order) and calls lift() with the result, which
+  /// reads the 8 counts again rather than hold them in registers across the
+  /// block scan (with 20 keys and 20 item words live there, holding them
+  /// spilled). Between barriers: the counts are all in before, and nobody
+  /// reads a place before the barrier after lift().
+  __device__ __forceinline__ std::uint32_t rake(int stripe = 0) const {
+    const unsigned row = stripe * 8 + threadIdx.x / 32, u = lane_id();
     std::uint32_t sum = 0;
 #pragma unroll
     for (int j = 0; j < 8; ++j) sum += words[row][8 * u + (j ^ (u >> 2))];
     return sum;
   }
 
-  /// Writes the places: `prefix` is this thread's exclusive block scan of
-  /// rake()'s sums, `all` their total (low halves: digits 0-7; high: 8-15).
-  /// The high halves follow every low-half digit: + the low total.
-  __device__ __forceinline__ void lift(std::uint32_t prefix, std::uint32_t all) {
-    const unsigned row = threadIdx.x / 32, u = lane_id();
-    std::uint32_t place = prefix + (all << 16);  // all << 16: the low halves' total, moved to the high half
+  /// Writes stripe k's places from `place`: the packed place of this
+  /// thread's first count (low half: digits below kRows; high: the rest).
+  __device__ __forceinline__ void lift_stripe(int stripe, std::uint32_t place) {
+    const unsigned row = stripe * 8 + threadIdx.x / 32, u = lane_id();
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
       std::uint32_t& word = words[row][8 * u + (j ^ (u >> 2))];
@@ -117,7 +131,54 @@ struct digit_counters {
       place += count;
     }
   }
+
+  /// One stripe (4 bits): `prefix` is this thread's exclusive block scan of
+  /// rake()'s sums, `all` their total. The high halves follow every
+  /// low-half digit: + the low total.
+  __device__ __forceinline__ void lift(std::uint32_t prefix, std::uint32_t all) {
+    static_assert(kStripes == 1, "wider digits lift by stripes (lift_stripe)");
+    lift_stripe(0, prefix + (all << 16));  // all << 16: the low halves' total, moved to the high half
+  }
 };
+
+/// A thread's rake sums, one per stripe, and the count of the bucket that
+/// the thread stands for: what one block scan turns into places and shifts.
+template <int Stripes>
+struct stripe_sums {
+  std::uint32_t stripe[Stripes];
+  std::uint32_t bucket;
+};
+struct add_stripe_sums {
+  template <int Stripes>
+  __device__ __forceinline__ stripe_sums<Stripes> operator()(const stripe_sums<Stripes>& a,
+                                                             const stripe_sums<Stripes>& b) const {
+    stripe_sums<Stripes> sum;
+#pragma unroll
+    for (int k = 0; k < Stripes; ++k) sum.stripe[k] = a.stripe[k] + b.stripe[k];
+    sum.bucket = a.bucket + b.bucket;
+    return sum;
+  }
+};
+
+/// After the block scan of stripe_sums (`prefix` exclusive, `all` the
+/// total): every stripe's places. Stripe k starts after the earlier
+/// stripes' totals; the high halves after all low halves (all's low total
+/// moved up: the carry-free packing, see the header).
+template <int Bits>
+__device__ __forceinline__ void lift_stripes(digit_counters<Bits>& counters,
+                                             const stripe_sums<digit_counters<Bits>::kStripes>& prefix,
+                                             const stripe_sums<digit_counters<Bits>::kStripes>& all) {
+  constexpr int kStripes = digit_counters<Bits>::kStripes;
+  std::uint32_t total = 0;
+#pragma unroll
+  for (int k = 0; k < kStripes; ++k) total += all.stripe[k];
+  std::uint32_t before = total << 16;  // the low halves' total, moved to the high half
+#pragma unroll
+  for (int k = 0; k < kStripes; ++k) {
+    counters.lift_stripe(k, before + prefix.stripe[k]);
+    before += all.stripe[k];
+  }
+}
 
 /// Copies a thread's chunk (Items consecutive elements at `from`, which is
 /// 16-byte aligned when the chunk's bytes are a multiple of 16) into

@@ -15,6 +15,7 @@
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/onesweep.cuh"
 #include "primitives/multisplit/detail/wide_digits.cuh"
+#include "primitives/multisplit/detail/wide_digits_one.cuh"
 #include "primitives/multisplit/detail/wide_tile.cuh"
 
 namespace graphkit {
@@ -151,10 +152,14 @@ inline bool digits_for_keys(std::uint32_t m) {
   return (m >= tuning::kDigitsMinBuckets && m <= tuning::kDigitsLowMaxBuckets) || m >= tuning::kDigitsHighMinBuckets;
 }
 
+/// The wide post-scans with the digit rank (one or two splits).
+inline bool is_digits(multisplit_method method) {
+  return method == multisplit_method::block_wide_digits || method == multisplit_method::block_wide_digits_one;
+}
+
 /// The methods whose tiles block_multisplit_tile or the wide post-scans split: m <= 256.
 inline bool splits_tiles(multisplit_method method) {
-  return is_block(method) || is_wide(method) || method == multisplit_method::onesweep ||
-         method == multisplit_method::block_wide_digits;
+  return is_block(method) || is_wide(method) || method == multisplit_method::onesweep || is_digits(method);
 }
 
 /// The wide post-scan's warp rank: forced by block_wide_votes and
@@ -390,6 +395,51 @@ void wide_digits_split(const Key* keys_in, const Value* values_in, Key* keys_out
       tiles);
 }
 
+/// block_wide_digits_one at m <= 64 (detail/wide_digits_one.cuh): the
+/// pre-scan and matrix scan on tiles of wide_digits_one_items(), then a
+/// persistent grid of wide_digits_one_postscan, which orders each tile by
+/// one split on a Bits-wide digit.
+template <int Bits, class Key, class Value, class BucketOf>
+void wide_digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                           std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
+                           cudaStream_t stream, bool offsets_only) {
+  constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
+  constexpr int kItems = wide_digits_one_items<Key, Value, Bits>();
+  constexpr std::size_t kTile = std::size_t{kThreads} * kItems;
+  using storage = wide_digits_one_storage<kWarps, kItems, Bits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  // At most 3: 4-bit keys' 48 KB would allow 4 blocks, but their 64-register
+  // cap spilled 20 bytes (20 item words and 20 keys live at the stores).
+  constexpr int kMinBlocks = std::min(persistent_min_blocks(sizeof(storage)), 3);
+  const std::size_t tiles = (n + kTile - 1) / kTile;
+  const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
+  if (offsets_only || tiles == 0) return;
+  launch_persistent<wide_digits_one_postscan<kWarps, kItems, Bits, kMinBlocks, Key, Value, BucketOf>>(
+      kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
+      tiles);
+}
+
+/// block_wide_digits_one: one split of one_digit_bits(m) bits for m <= 64,
+/// block_wide_digits' two 4-bit splits above.
+template <class Key, class Value, class BucketOf>
+void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                      std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
+                      cudaStream_t stream, bool offsets_only) {
+  switch (one_digit_bits(m)) {
+    case 4:
+      return wide_digits_one_split<4>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
+                                      offsets_only);
+    case 5:
+      return wide_digits_one_split<5>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
+                                      offsets_only);
+    case 6:
+      return wide_digits_one_split<6>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
+                                      offsets_only);
+    default:
+      return wide_digits_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
+                               offsets_only);
+  }
+}
+
 template <class Key, class Value, class BucketOf>
 void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n, std::uint32_t m,
          BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws, cudaStream_t stream,
@@ -403,10 +453,12 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   if (automatic && offsets_only && (is_block(method) || is_wide(method)) && n < kOnesweepMaxItems)
     method = multisplit_method::onesweep;
   // One block tile: the block method's single-launch path (block_postscan).
-  if (automatic && !offsets_only &&
-      (method == multisplit_method::onesweep || is_wide(method) || method == multisplit_method::block_wide_digits) &&
+  if (automatic && !offsets_only && (method == multisplit_method::onesweep || is_wide(method) || is_digits(method)) &&
       n <= kBlockTile)
     method = block_with_rank(m);
+  if (method == multisplit_method::block_wide_digits_one)
+    return digits_one_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
+                            offsets_only);
   if (method == multisplit_method::block_wide_digits)
     return wide_digits_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
                              offsets_only);

@@ -68,7 +68,7 @@ struct wide_digits_storage {
   };
   tile in[2];
   tile by_digit;
-  digit_counters counters;
+  digit_counters<> counters;
   /// Output index of bucket b's tile place 0 (mod 2^32: base - tile start).
   std::uint32_t shift[kMultisplitTileMaxBuckets];
   std::uint32_t total;  ///< the tile's valid items
@@ -106,14 +106,39 @@ __device__ __forceinline__ std::uint32_t staged_bucket(const BucketOf& bucket_of
 inline constexpr std::uint32_t kNoBucket = 1u << 8;
 inline constexpr int kRankShift = 9;
 
-/// Counts a chunk's items by digit `(bucket >> Shift) & 15` into this
-/// thread's column (zeroed first) and records each valid item's rank.
-template <int Shift, int Items>
-__device__ __forceinline__ void count_digits(digit_counters& counters, std::uint32_t (&item)[Items]) {
+/// Reads the buckets of this thread's chunk of a tile as loaded (`first`:
+/// the chunk's first tile index, `chunk_first` its input index) into
+/// `item`. Items past n and out-of-range ids are left out (kNoBucket: the
+/// pre-scan counted the latter); the matrix counts only the rest, so the
+/// tile places are 0 .. total - 1.
+template <int Items, class Tile, class BucketOf>
+__device__ __forceinline__ void classify_chunk(const Tile& in, unsigned first, std::size_t chunk_first, std::size_t n,
+                                               std::uint32_t m, const BucketOf& bucket_of,
+                                               std::uint32_t (&item)[Items]) {
+  using Key = std::remove_cv_t<std::remove_extent_t<decltype(in.keys)>>;
+  Key key[Items];
+  load_chunk<Items>(in.keys + first, key);
+  // The chunk's items below n: one 64-bit compare a chunk, not one an item.
+  const unsigned in_range = n <= chunk_first ? 0u : n - chunk_first < Items ? unsigned(n - chunk_first) : Items;
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    item[r] = kNoBucket;
+    if (r < in_range) {
+      const std::uint32_t b = bucket_of_item(bucket_of, key[r], chunk_first + r);
+      if (b < m) item[r] = b;
+    }
+  }
+}
+
+/// Counts a chunk's items by digit `(bucket >> Shift) & (2^Bits - 1)` into
+/// this thread's column (zeroed first) and records each valid item's rank.
+template <int Shift, int Items, int Bits>
+__device__ __forceinline__ void count_digits(digit_counters<Bits>& counters, std::uint32_t (&item)[Items]) {
+  constexpr unsigned kMask = (1u << Bits) - 1;
   counters.zero_column(threadIdx.x);
 #pragma unroll
   for (int r = 0; r < Items; ++r)
-    if (item[r] != kNoBucket) item[r] |= counters.bump((item[r] >> Shift) & 15u, threadIdx.x) << kRankShift;
+    if (item[r] != kNoBucket) item[r] |= counters.bump((item[r] >> Shift) & kMask, threadIdx.x) << kRankShift;
 }
 
 /// After the scan: each valid item of the chunk to its place in `to`. The
@@ -121,7 +146,7 @@ __device__ __forceinline__ void count_digits(digit_counters& counters, std::uint
 /// chunk's first index), so that they are not held in registers across the
 /// scan (with them, 20 items spilled 12-44 bytes at 80 registers).
 template <int Shift, int Items, class BucketOf, class Tile>
-__device__ __forceinline__ void place_digits(digit_counters& counters, const Tile& from, unsigned first, Tile& to,
+__device__ __forceinline__ void place_digits(digit_counters<>& counters, const Tile& from, unsigned first, Tile& to,
                                              const std::uint32_t (&item)[Items]) {
   constexpr bool kStageBuckets = std::is_same_v<BucketOf, bucket_ids_of>;
   using Key = std::remove_cv_t<std::remove_extent_t<decltype(from.keys)>>;
@@ -145,7 +170,7 @@ __device__ __forceinline__ void place_digits(digit_counters& counters, const Til
 /// Rakes the counters and block-scans the rakes' sums: places in the
 /// counters. All threads call, between barriers.
 template <int Threads>
-__device__ __forceinline__ void scan_digits(digit_counters& counters,
+__device__ __forceinline__ void scan_digits(digit_counters<>& counters,
                                             typename cub::BlockScan<std::uint32_t, Threads>::TempStorage& temp) {
   std::uint32_t prefix = 0, all = 0;
   cub::BlockScan<std::uint32_t, Threads>(temp).ExclusiveSum(counters.rake(), prefix, all);
@@ -163,31 +188,15 @@ __device__ __forceinline__ const Tile& order_digits_tile(Storage& s, Tile& in, s
   constexpr int kThreads = Warps * 32, kTile = Warps * 32 * Items;
   constexpr bool kStageBuckets = std::is_same_v<BucketOf, bucket_ids_of>;
   using Key = std::remove_extent_t<decltype(in.keys)>;
-  static_assert(kThreads == digit_counters::kThreads, "the raking scan gives one warp to each row of counters");
+  static_assert(kThreads == digit_counters<>::kThreads, "the raking scan gives one warp to each row of counters");
   static_assert(kTile < (1 << 16), "tile places fit the 16-bit counters");
   static_assert(Items < (1 << (32 - kRankShift)), "ranks fit the item word");
   const unsigned first = digit_chunk(threadIdx.x) * Items;  // this thread's chunk
   const std::size_t tile_first = t * kTile;
   std::uint32_t item[Items];
 
-  // Split 1, low digit: the chunk as read. Items past n and out-of-range ids
-  // are left out (the pre-scan counted the latter); the matrix counts only
-  // the rest, so the places are 0 .. total - 1.
-  {
-    Key key[Items];
-    load_chunk<Items>(in.keys + first, key);
-    // The chunk's items below n: one 64-bit compare a chunk, not one an item.
-    const std::size_t chunk_first = tile_first + first;
-    const unsigned in_range = n <= chunk_first ? 0u : n - chunk_first < Items ? unsigned(n - chunk_first) : Items;
-#pragma unroll
-    for (int r = 0; r < Items; ++r) {
-      item[r] = kNoBucket;
-      if (r < in_range) {
-        const std::uint32_t b = bucket_of_item(bucket_of, key[r], chunk_first + r);
-        if (b < m) item[r] = b;
-      }
-    }
-  }
+  // Split 1, low digit: the chunk as read.
+  classify_chunk(in, first, tile_first + first, n, m, bucket_of, item);
   count_digits<0>(s.counters, item);
   __syncthreads();  // every count is in
   {

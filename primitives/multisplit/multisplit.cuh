@@ -29,8 +29,8 @@
 // (a stable CUB radix sort on the bucket-id bits; any m, the fallback past
 // 256), and `automatic`: warp for m = 1, block for 2 <= m <= 256 (onesweep
 // from tuning::kOnesweepMinBuckets up, which the H100 measurements put past
-// 256: it loses or ties below; for keys alone block_wide_digits at 4 <= m
-// <= 16 and past 128, block_wide between, as measured), radix_sort beyond;
+// 256: it loses or ties below; for keys alone block_wide_digits_one at 4 <=
+// m <= 64 and past 128, block_wide between, as measured), radix_sort beyond;
 // all set in detail/dispatch.cuh.
 // Offsets alone take the one-sweep histogram pass.
 //

@@ -106,20 +106,22 @@ struct tuning_sm90 {
   /// single launch.
   static constexpr std::uint32_t kWideMinBuckets = 8;
   static constexpr bool kWidePairs = false;
-  /// `automatic` takes block_wide_digits for keys alone at kDigitsMinBuckets
-  /// <= m <= kDigitsLowMaxBuckets (one 16-way digit split: counters a
-  /// thread, no atomics, so skewed ids cost nothing) and from
-  /// kDigitsHighMinBuckets up; block_wide_peers between, where two splits
-  /// lose on skewed ids. Measured (H100, session 14, same runs, 2^28 keys,
-  /// ratio to CUB, automatic's choice before -> block_wide_digits): uniform
-  /// m = 4 / 8 / 16 1.53 / 1.85 / 1.91 -> 1.91 / 1.91 / 1.90, skewed 1.52 /
-  /// 1.45 / 1.44 -> 1.82 / 1.81 / 1.77; m = 32 / 64 / 128 uniform 1.76 /
-  /// 1.64 / 1.28 -> 1.39 / 1.38 / 1.37, skewed 1.44 / 1.43 / 1.40 -> 1.31 /
-  /// 1.29 / 1.27; m = 256 uniform 1.03 -> 1.26, skewed 1.30 -> 1.14 (the
-  /// worse of the two 1.03 -> 1.14). Pairs keep block (digits within 3% of
-  /// it at m <= 16, behind past it).
+  /// `automatic` takes block_wide_digits_one for keys alone at
+  /// kDigitsMinBuckets <= m <= kDigitsLowMaxBuckets (one split of a 4-, 5-
+  /// or 6-bit digit: counters a thread, no atomics, so skewed ids cost
+  /// nothing) and from kDigitsHighMinBuckets up (where it is block_wide_digits'
+  /// two 4-bit splits); block_wide_peers between, where two splits lose on
+  /// skewed ids. Measured (H100, session 14, same runs, 2^28 keys, ratio to
+  /// CUB; automatic's choice before -> digit rank): uniform m = 4 / 8 / 16
+  /// 1.53 / 1.85 / 1.91 -> 1.91 / 1.91 / 1.90, skewed 1.52 / 1.45 / 1.44 ->
+  /// 1.82 / 1.81 / 1.77; m = 32 / 64 (one 5- / 6-bit split, step 21)
+  /// uniform 1.79 / 1.68 -> 1.81 / 1.67, skewed 1.44 / 1.43 -> 1.68 / 1.56;
+  /// m = 128 two splits uniform 1.30 -> 1.37 but skewed 1.39 -> 1.26, so
+  /// peers there; m = 256 uniform 1.03 -> 1.26, skewed 1.30 -> 1.14 (the
+  /// worse of the two 1.03 -> 1.14). Pairs keep block (the digit ranks are
+  /// within 3% of it at m <= 16 and behind past it).
   static constexpr std::uint32_t kDigitsMinBuckets = 4;
-  static constexpr std::uint32_t kDigitsLowMaxBuckets = 16;
+  static constexpr std::uint32_t kDigitsLowMaxBuckets = 64;
   static constexpr std::uint32_t kDigitsHighMinBuckets = 129;
   /// block_wide's warp rank: votes (counts first, vote_place) from this m
   /// up, peer masks below: THE place to set from multisplit_bench's
@@ -147,7 +149,7 @@ inline bool is_wide(multisplit_method method) {
          method == multisplit_method::block_wide_peers;
 }
 
-/// Whether `automatic` takes block_wide_digits for keys alone at m (<= 256).
+/// Whether `automatic` takes block_wide_digits_one for keys alone at m (<= 256).
 inline bool digits_for_keys(std::uint32_t m) {
   return (m >= tuning::kDigitsMinBuckets && m <= tuning::kDigitsLowMaxBuckets) || m >= tuning::kDigitsHighMinBuckets;
 }
@@ -202,7 +204,7 @@ inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std:
     return m <= tuning::kWarpMethodMaxBuckets                               ? multisplit_method::warp
            : m > kMultisplitBlockMaxBuckets                                 ? multisplit_method::radix_sort
            : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems      ? multisplit_method::onesweep
-           : !pairs && digits_for_keys(m)                                   ? multisplit_method::block_wide_digits
+           : !pairs && digits_for_keys(m)                                   ? multisplit_method::block_wide_digits_one
            : m >= tuning::kWideMinBuckets && (!pairs || tuning::kWidePairs) ? wide_with_rank(m)
                                                                             : block_with_rank(m);
   if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)

@@ -17,10 +17,13 @@
 //   matrix, scan it in and out and read it back (16 m B per unit; units of
 //   256 items for warp, 2,048 for block, 5,120 keys or 3,072 pairs for
 //   block_wide_votes / _peers, 5,120 keys or 2,048 pairs for
-//   block_wide_digits, 5,120 keys or 4,096 / 3,072 / 2,048 pairs at m <= 16 /
+//   block_wide_digits, 5,120 keys or 5,120 / 5,120 / 4,096 pairs at m <= 16 /
 //   32 / 64 for block_wide_digits_one); onesweep zeroes, publishes and
 //   reads m look-back words per tile (12 m B per tile of 4,096 keys or
 //   2,048 pairs).
+// "bound vs CUB": CUB's time over the data bytes alone (12 B a key, 20 a
+// pair) at the copy ceiling, the most any stable multisplit that reads its
+// input twice could gain on CUB in this run.
 //
 //   multisplit_bench [--log-keys 28] [--log-pairs 27] [--reps 10] [--buckets 2 4 ... 256]
 //                    [--methods warp block_votes block_peers block_wide_votes block_wide_peers
@@ -179,8 +182,13 @@ int main(int argc, char** argv) {
                 reps);
     std::printf(
         "| items | m | ids | method | ms | G items/s | %% of copy bw (bytes moved: see the formula above) | CUB radix "
-        "ms | vs CUB | check |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+        "ms | vs CUB | bound vs CUB (12 B a key, 20 a pair, at copy bw) | check |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    // The most any stable multisplit could gain on CUB here: its data bytes
+    // (bytes_moved without per-tile state) at the copy ceiling.
+    const auto bound_vs = [&](double cub_ms, std::size_t count, bool pairs) {
+      return cub_ms / ((pairs ? 20.0 : 12.0) * count / copy_gbs / 1e6);
+    };
 
     auto radix_ms = [&](std::size_t count, auto* in_values, auto* out_values, int bits) {
       std::size_t bytes = 0;
@@ -218,10 +226,10 @@ int main(int argc, char** argv) {
           const bool ok =
               thrust::equal(thrust::device, out.data(), out.data() + n, ref.data()) && ws.out_of_range_count() == 0;
           all_ok = all_ok && ok;
-          std::printf("| 2^%d keys | %u | %s | %s%s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %s |\n", log_keys, m,
-                      id_kind, method_name(method), method == chosen ? " (auto)" : "", ms, n / ms / 1e6,
+          std::printf("| 2^%d keys | %u | %s | %s%s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %.2fx | %s |\n", log_keys,
+                      m, id_kind, method_name(method), method == chosen ? " (auto)" : "", ms, n / ms / 1e6,
                       100.0 * (bytes_moved<multisplit_detail::no_value>(method, n, m) / ms / 1e6) / copy_gbs, cub,
-                      cub / ms, ok ? "ok" : "WRONG");
+                      cub / ms, bound_vs(cub, n, false), ok ? "ok" : "WRONG");
         }
         if (m == 2) {
           const is_bucket_zero pred{sb, skewed, m};
@@ -230,7 +238,7 @@ int main(int argc, char** argv) {
               [&] { GRAPHKIT_CUDA_TRY(cudaMemcpy(work.data(), keys.data(), n * 4, cudaMemcpyDeviceToDevice)); });
           const bool ok = thrust::equal(thrust::device, work.data(), work.data() + n, ref.data());
           all_ok = all_ok && ok;
-          std::printf("| 2^%d keys | %u | %s | thrust::stable_partition | %.3f | %.1f | - | %.3f | %.2fx | %s |\n",
+          std::printf("| 2^%d keys | %u | %s | thrust::stable_partition | %.3f | %.1f | - | %.3f | %.2fx | - | %s |\n",
                       log_keys, m, id_kind, pms, n / pms / 1e6, cub, cub / pms, ok ? "ok" : "WRONG");
         }
 
@@ -256,10 +264,10 @@ int main(int argc, char** argv) {
           const bool pok = thrust::equal(thrust::device, out.data(), out.data() + np, ref.data()) &&
                            thrust::equal(thrust::device, values_out.data(), values_out.data() + np, work.data());
           all_ok = all_ok && pok;
-          std::printf("| 2^%d pairs | %u | %s | %s%s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %s |\n", log_pairs, m,
-                      id_kind, method_name(method), method == pair_chosen ? " (auto)" : "", pms, np / pms / 1e6,
+          std::printf("| 2^%d pairs | %u | %s | %s%s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %.2fx | %s |\n", log_pairs,
+                      m, id_kind, method_name(method), method == pair_chosen ? " (auto)" : "", pms, np / pms / 1e6,
                       100.0 * (bytes_moved<std::uint32_t>(method, np, m) / pms / 1e6) / copy_gbs, pcub, pcub / pms,
-                      pok ? "ok" : "WRONG");
+                      bound_vs(pcub, np, true), pok ? "ok" : "WRONG");
         }
       }
     }

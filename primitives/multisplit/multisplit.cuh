@@ -29,8 +29,9 @@
 // (a stable CUB radix sort on the bucket-id bits; any m, the fallback past
 // 256), and `automatic`: warp for m = 1, block for 2 <= m <= 256 (onesweep
 // from tuning::kOnesweepMinBuckets up, which the H100 measurements put past
-// 256: it loses or ties below; for keys alone block_wide_digits_one at 4 <=
-// m <= 64 and past 128, block_wide between, as measured), radix_sort beyond;
+// 256: it loses or ties below; block_wide_digits_one for keys at 4 <= m <=
+// 64 and past 128 and for pairs at 8 <= m <= 64, block_wide for keys
+// between, as measured), radix_sort beyond;
 // all set in detail/dispatch.cuh.
 // Offsets alone take the one-sweep histogram pass.
 //
@@ -77,8 +78,8 @@ namespace graphkit {
 /// of 5,120 keys or 2,048 pairs; m <= 256. block_wide_digits_one
 /// (detail/wide_digits_one.cuh) ranks each tile by ONE split on a digit of
 /// ceil(log2 m) bits (at least 4) for m <= 64, with 32 or 64 counters a
-/// thread past 16, and is block_wide_digits above 64; measured beside the
-/// others, `automatic` does not take it.
+/// thread past 16, on tiles of 5,120 keys or 5,120 / 5,120 / 4,096 pairs at
+/// 4 / 5 / 6 bits, and is block_wide_digits above 64.
 enum class multisplit_method {
   automatic,
   warp,

@@ -118,11 +118,23 @@ struct tuning_sm90 {
   /// uniform 1.79 / 1.68 -> 1.81 / 1.67, skewed 1.44 / 1.43 -> 1.68 / 1.56;
   /// m = 128 two splits uniform 1.30 -> 1.37 but skewed 1.39 -> 1.26, so
   /// peers there; m = 256 uniform 1.03 -> 1.26, skewed 1.30 -> 1.14 (the
-  /// worse of the two 1.03 -> 1.14). Pairs keep block (the digit ranks are
-  /// within 3% of it at m <= 16 and behind past it).
+  /// worse of the two 1.03 -> 1.14).
   static constexpr std::uint32_t kDigitsMinBuckets = 4;
   static constexpr std::uint32_t kDigitsLowMaxBuckets = 64;
   static constexpr std::uint32_t kDigitsHighMinBuckets = 129;
+  /// `automatic` takes block_wide_digits_one for pairs at
+  /// kDigitsPairsMinBuckets <= m <= kDigitsLowMaxBuckets (2 blocks an SM of
+  /// 5,120 / 5,120 / 4,096-pair tiles at 4 / 5 / 6 bits), block below and
+  /// above. Measured (H100, session 15, same runs, 2^27 pairs, ms, block ->
+  /// digit rank): uniform m = 8 / 16 / 32 / 64 1.008 / 1.052 / 1.108 / 1.426
+  /// -> 0.989 / 1.021 / 1.078 / 1.165, skewed 0.987 / 1.016 / 1.052 / 1.080
+  /// -> 0.961 / 0.987 / 0.999 / 1.171 (at m = 64 the worse of the two 1.426
+  /// -> 1.171); m = 2 / 4 block 0.948 / 0.963 against 0.988 / 0.990; at m =
+  /// 128 / 256 two splits (1.570 / 2.725 uniform, 1.892 / 1.986 skewed) and
+  /// 7- and 8-bit single splits (2 and 1 blocks an SM: 1.804 / 1.807,
+  /// 1.774 / 1.903) lose to block's skewed 1.158 / 1.415 (bench/NOTES.md
+  /// multisplit step 22).
+  static constexpr std::uint32_t kDigitsPairsMinBuckets = 8;
   /// block_wide's warp rank: votes (counts first, vote_place) from this m
   /// up, peer masks below: THE place to set from multisplit_bench's
   /// block_wide_votes and block_wide_peers rows. Predicted (step 17), so
@@ -149,8 +161,10 @@ inline bool is_wide(multisplit_method method) {
          method == multisplit_method::block_wide_peers;
 }
 
-/// Whether `automatic` takes block_wide_digits_one for keys alone at m (<= 256).
-inline bool digits_for_keys(std::uint32_t m) {
+/// Whether `automatic` takes block_wide_digits_one at m (<= 256) for keys
+/// alone or for pairs.
+inline bool digits_for(std::uint32_t m, bool pairs) {
+  if (pairs) return m >= tuning::kDigitsPairsMinBuckets && m <= tuning::kDigitsLowMaxBuckets;
   return (m >= tuning::kDigitsMinBuckets && m <= tuning::kDigitsLowMaxBuckets) || m >= tuning::kDigitsHighMinBuckets;
 }
 
@@ -204,7 +218,7 @@ inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std:
     return m <= tuning::kWarpMethodMaxBuckets                               ? multisplit_method::warp
            : m > kMultisplitBlockMaxBuckets                                 ? multisplit_method::radix_sort
            : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems      ? multisplit_method::onesweep
-           : !pairs && digits_for_keys(m)                                   ? multisplit_method::block_wide_digits_one
+           : digits_for(m, pairs)                                           ? multisplit_method::block_wide_digits_one
            : m >= tuning::kWideMinBuckets && (!pairs || tuning::kWidePairs) ? wide_with_rank(m)
                                                                             : block_with_rank(m);
   if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)
@@ -409,9 +423,10 @@ void wide_digits_one_split(const Key* keys_in, const Value* values_in, Key* keys
   constexpr int kItems = wide_digits_one_items<Key, Value, Bits>();
   constexpr std::size_t kTile = std::size_t{kThreads} * kItems;
   using storage = wide_digits_one_storage<kWarps, kItems, Bits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
-  // At most 3: 4-bit keys' 48 KB would allow 4 blocks, but their 64-register
-  // cap spilled 20 bytes (20 item words and 20 keys live at the stores).
-  constexpr int kMinBlocks = std::min(persistent_min_blocks(sizeof(storage)), 3);
+  // At most the blocks it is sized for: 4-bit keys' 48 KB would allow 4, but
+  // their 64-register cap spilled 20 bytes (20 item words and 20 keys live
+  // at the stores).
+  constexpr int kMinBlocks = std::min(persistent_min_blocks(sizeof(storage)), wide_digits_one_blocks<Value>());
   const std::size_t tiles = (n + kTile - 1) / kTile;
   const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
   if (offsets_only || tiles == 0) return;

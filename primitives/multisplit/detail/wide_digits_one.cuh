@@ -63,16 +63,30 @@ struct wide_digits_one_storage {
   typename cub::BlockScan<stripe_sums<kStripes>, Warps * 32, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage scan;
 };
 
+/// Blocks an SM that wide_digits_one_postscan is sized for: 3 for keys, 2
+/// for pairs. Measured (H100, session 15, bench/NOTES.md multisplit step 22):
+/// pairs gain more from longer tiles than from a third block (uniform m = 8
+/// / 16 / 32 / 64, 3 blocks of 4,096 / 3,072 / 3,072 / 2,048 pairs -> 2
+/// blocks of 5,120 / 5,120 / 5,120 / 4,096: 1.032 / 1.081 / 1.246 / 1.893 ->
+/// 0.989 / 1.021 / 1.078 / 1.165 ms); keys at 20 items fit 3 blocks at
+/// every width (24 items were no faster).
+template <class Value>
+constexpr int wide_digits_one_blocks() {
+  return kHasValues<Value> ? 2 : 3;
+}
+
 /// Items per thread: the most of 20, 16, 12 and 8 whose storage (two tiles,
-/// the counters, the shifts, 1 KB for the rest) leaves 3 blocks an SM (75 KB
-/// a block): 20 for 32-bit keys at every width; pairs of 32-bit words 16 /
-/// 12 / 8 at 4 / 5 / 6 bits.
+/// the counters, the shifts, 1 KB for the rest) leaves
+/// wide_digits_one_blocks() blocks an SM (228 KB, 1 KB reserved a block):
+/// 20 for 32-bit keys at every width; pairs of 32-bit words 20 / 20 / 16 at
+/// 4 / 5 / 6 bits.
 template <class Key, class Value, int Bits>
 constexpr int wide_digits_one_items() {
   constexpr std::size_t bytes = sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0);
+  constexpr std::size_t budget = 228 * 1024 / wide_digits_one_blocks<Value>() - 1024;
   for (const int items : {20, 16, 12, 8})
     if (2 * std::size_t{256} * items * bytes + sizeof(digit_counters<Bits>) + 4 * (std::size_t{1} << Bits) + 1024 <=
-        75 * 1024)
+        budget)
       return items;
   return 4;
 }

@@ -236,18 +236,18 @@ __device__ __forceinline__ const Tile& order_digits_tile(Storage& s, Tile& in, s
   return in;
 }
 
-/// The wide post-scan with the digit rank: wide_postscan's loop (persistent
-/// grid, next tile by cp.async into the other buffer, the next tile's matrix
-/// cells read a tile ahead). Dynamic shared memory: sizeof(wide_digits_storage).
-template <int Warps, int Items, int MinBlocks, class Key, class Value, class BucketOf>
-__global__ void __launch_bounds__(Warps * 32, MinBlocks)
-    wide_digits_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
-                         std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t tiles) {
-  static_assert(Warps * 32 >= kMultisplitTileMaxBuckets, "one bucket a thread for the shifts");
-  using storage = wide_digits_storage<Warps, Items, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
-  constexpr int kThreads = Warps * 32;
-  extern __shared__ uint4 wide_digits_shared[];
-  storage& s = *reinterpret_cast<storage*>(wide_digits_shared);
+/// The persistent loop of the digit-ranked wide post-scans (wide_postscan's
+/// loop): each block takes tiles blockIdx.x, + gridDim.x, ...; the next
+/// tile arrives by cp.async into the other buffer while `order_tile(in, t,
+/// cell)` puts tile t (in `in`, visible to every thread) in bucket order and
+/// returns that order, which is then written out; the next tile's matrix
+/// cells are read a tile ahead. `order_tile` may leave the order in `in`
+/// itself: the buffer is reloaded only after the next tile's first barrier.
+template <int Threads, int Items, class Storage, class Key, class Value, class BucketOf, class OrderTile>
+__device__ __forceinline__ void wide_digits_loop(Storage& s, const Key* keys_in, const Value* values_in, Key* keys_out,
+                                                 Value* values_out, std::size_t n, std::uint32_t m,
+                                                 const BucketOf& bucket_of, const std::uint32_t* scanned,
+                                                 std::size_t tiles, OrderTile order_tile) {
   // Thread b < m: bucket b's output index for tile t, and its count there.
   const auto cell_of = [&](std::size_t t) {
     if (threadIdx.x >= m) return make_uint2(0u, 0u);
@@ -257,7 +257,7 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
   };
 
   std::size_t t = blockIdx.x;
-  load_wide_tile<kThreads>(s.in[0], keys_in, values_in, n, t);
+  load_wide_tile<Threads>(s.in[0], keys_in, values_in, n, t);
   __pipeline_commit();
   uint2 cell = cell_of(t);
   for (int k = 0; t < tiles; t += gridDim.x, k ^= 1) {
@@ -265,14 +265,31 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     const uint2 next_cell = next < tiles ? cell_of(next) : make_uint2(0u, 0u);
     __pipeline_wait_prior(0);
     __syncthreads();  // tile t is in for every thread; the previous tile's writes have read its bucket order
-    // Buffer k ^ 1 held the previous tile, in bucket order when m > 16: loaded only now.
-    if (next < tiles) load_wide_tile<kThreads>(s.in[k ^ 1], keys_in, values_in, n, next);
+    // Buffer k ^ 1 held the previous tile (in bucket order, or the input of its last split): loaded only now.
+    if (next < tiles) load_wide_tile<Threads>(s.in[k ^ 1], keys_in, values_in, n, next);
     __pipeline_commit();
-    const auto& ordered = order_digits_tile<Warps, Items>(s, s.in[k], t, n, m, bucket_of, cell);
+    const auto& ordered = order_tile(s.in[k], t, cell);
     __syncthreads();  // the tile is in bucket order
-    write_in_bucket_order<kThreads, Items>(ordered, s.shift, s.total, bucket_of, keys_out, values_out);
+    write_in_bucket_order<Threads, Items>(ordered, s.shift, s.total, bucket_of, keys_out, values_out);
     cell = next_cell;
   }
+}
+
+/// The wide post-scan with the digit rank: wide_digits_loop with each tile
+/// ordered by order_digits_tile. Dynamic shared memory: sizeof(wide_digits_storage).
+template <int Warps, int Items, int MinBlocks, class Key, class Value, class BucketOf>
+__global__ void __launch_bounds__(Warps * 32, MinBlocks)
+    wide_digits_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                         std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t tiles) {
+  static_assert(Warps * 32 >= kMultisplitTileMaxBuckets, "one bucket a thread for the shifts");
+  using storage = wide_digits_storage<Warps, Items, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  extern __shared__ uint4 wide_digits_shared[];
+  storage& s = *reinterpret_cast<storage*>(wide_digits_shared);
+  wide_digits_loop<Warps * 32, Items>(
+      s, keys_in, values_in, keys_out, values_out, n, m, bucket_of, scanned, tiles,
+      [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
+        return order_digits_tile<Warps, Items>(s, in, t, n, m, bucket_of, cell);
+      });
 }
 
 }  // namespace graphkit::multisplit_detail

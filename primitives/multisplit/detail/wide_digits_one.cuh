@@ -28,15 +28,12 @@
 
 #include <cub/block/block_scan.cuh>
 
-#include <cuda_pipeline_primitives.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include "primitives/multisplit/detail/digit_rank.cuh"
 #include "primitives/multisplit/detail/kernels.cuh"
-#include "primitives/multisplit/detail/tile_load.cuh"
 #include "primitives/multisplit/detail/wide_digits.cuh"
 #include "primitives/multisplit/detail/wide_tile.cuh"
 
@@ -175,11 +172,9 @@ __device__ __forceinline__ void order_one_digit_tile(Storage& s, Tile& in, std::
   store_at_places(s.counters, in, item, key, value, std::bool_constant<std::is_same_v<BucketOf, bucket_ids_of>>{});
 }
 
-/// The wide post-scan with one wide digit split: wide_digits_postscan's loop
-/// (persistent grid, next tile by cp.async into the other buffer, the next
-/// tile's matrix cells read a tile ahead); each tile is ordered in its own
-/// buffer, which the next tile's load reuses only after the next tile's
-/// first barrier. Dynamic shared memory: sizeof(wide_digits_one_storage).
+/// The wide post-scan with one wide digit split: wide_digits_loop with each
+/// tile ordered in its own buffer by order_one_digit_tile. Dynamic shared
+/// memory: sizeof(wide_digits_one_storage).
 template <int Warps, int Items, int Bits, int MinBlocks, class Key, class Value, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     wide_digits_one_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
@@ -187,34 +182,13 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
                              std::size_t tiles) {
   static_assert(Warps * 32 >= (1 << Bits), "one bucket a thread for the shifts");
   using storage = wide_digits_one_storage<Warps, Items, Bits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
-  constexpr int kThreads = Warps * 32;
   extern __shared__ uint4 wide_digits_one_shared[];
   storage& s = *reinterpret_cast<storage*>(wide_digits_one_shared);
-  // Thread b < m: bucket b's output index for tile t, and its count there.
-  const auto cell_of = [&](std::size_t t) {
-    if (threadIdx.x >= m) return make_uint2(0u, 0u);
-    const std::uint32_t* at = scanned + threadIdx.x * tiles + t;
-    const std::uint32_t base = at[0];
-    return make_uint2(base, at[1] - base);
-  };
-
-  std::size_t t = blockIdx.x;
-  load_wide_tile<kThreads>(s.in[0], keys_in, values_in, n, t);
-  __pipeline_commit();
-  uint2 cell = cell_of(t);
-  for (int k = 0; t < tiles; t += gridDim.x, k ^= 1) {
-    const std::size_t next = t + gridDim.x;
-    const uint2 next_cell = next < tiles ? cell_of(next) : make_uint2(0u, 0u);
-    __pipeline_wait_prior(0);
-    __syncthreads();  // tile t is in for every thread; the previous tile's writes have read its buffer
-    // Buffer k ^ 1 held the previous tile in bucket order: loaded only now.
-    if (next < tiles) load_wide_tile<kThreads>(s.in[k ^ 1], keys_in, values_in, n, next);
-    __pipeline_commit();
-    order_one_digit_tile<Warps, Items, Bits>(s, s.in[k], t, n, m, bucket_of, cell);
-    __syncthreads();  // the tile is in bucket order
-    write_in_bucket_order<kThreads, Items>(s.in[k], s.shift, s.total, bucket_of, keys_out, values_out);
-    cell = next_cell;
-  }
+  wide_digits_loop<Warps * 32, Items>(s, keys_in, values_in, keys_out, values_out, n, m, bucket_of, scanned, tiles,
+                                      [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
+                                        order_one_digit_tile<Warps, Items, Bits>(s, in, t, n, m, bucket_of, cell);
+                                        return in;
+                                      });
 }
 
 }  // namespace graphkit::multisplit_detail

@@ -29,7 +29,7 @@
 // (a stable CUB radix sort on the bucket-id bits; any m, the fallback past
 // 256), and `automatic`: warp for m = 1, block for 2 <= m <= 256 (onesweep
 // from tuning::kOnesweepMinBuckets up, which the H100 measurements put past
-// 256: it loses or ties below; block_wide_digits_one for keys at 4 <= m <=
+// 256: it loses or ties below; block_wide_digits_one for keys at 2 <= m <=
 // 64 and past 128 and for pairs at 8 <= m <= 64, block_wide for keys
 // between, as measured), radix_sort beyond;
 // all set in detail/dispatch.cuh.

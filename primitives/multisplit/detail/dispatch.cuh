@@ -118,8 +118,9 @@ struct tuning_sm90 {
   /// uniform 1.79 / 1.68 -> 1.81 / 1.67, skewed 1.44 / 1.43 -> 1.68 / 1.56;
   /// m = 128 two splits uniform 1.30 -> 1.37 but skewed 1.39 -> 1.26, so
   /// peers there; m = 256 uniform 1.03 -> 1.26, skewed 1.30 -> 1.14 (the
-  /// worse of the two 1.03 -> 1.14).
-  static constexpr std::uint32_t kDigitsMinBuckets = 4;
+  /// worse of the two 1.03 -> 1.14); session 15, m = 2: block 1.426 /
+  /// 1.449 ms (1.61x / 1.59x) -> 1.215 / 1.272 (1.89x / 1.81x).
+  static constexpr std::uint32_t kDigitsMinBuckets = 2;
   static constexpr std::uint32_t kDigitsLowMaxBuckets = 64;
   static constexpr std::uint32_t kDigitsHighMinBuckets = 129;
   /// `automatic` takes block_wide_digits_one for pairs at

@@ -111,13 +111,10 @@ inline constexpr int kRankShift = 9;
 /// `item`. Items past n and out-of-range ids are left out (kNoBucket: the
 /// pre-scan counted the latter); the matrix counts only the rest, so the
 /// tile places are 0 .. total - 1.
-template <int Items, class Tile, class BucketOf>
-__device__ __forceinline__ void classify_chunk(const Tile& in, unsigned first, std::size_t chunk_first, std::size_t n,
-                                               std::uint32_t m, const BucketOf& bucket_of,
-                                               std::uint32_t (&item)[Items]) {
-  using Key = std::remove_cv_t<std::remove_extent_t<decltype(in.keys)>>;
-  Key key[Items];
-  load_chunk<Items>(in.keys + first, key);
+template <int Items, class Key, class BucketOf>
+__device__ __forceinline__ void classify_keys(const Key (&key)[Items], std::size_t chunk_first, std::size_t n,
+                                              std::uint32_t m, const BucketOf& bucket_of,
+                                              std::uint32_t (&item)[Items]) {
   // The chunk's items below n: one 64-bit compare a chunk, not one an item.
   const unsigned in_range = n <= chunk_first ? 0u : n - chunk_first < Items ? unsigned(n - chunk_first) : Items;
 #pragma unroll
@@ -128,6 +125,15 @@ __device__ __forceinline__ void classify_chunk(const Tile& in, unsigned first, s
       if (b < m) item[r] = b;
     }
   }
+}
+template <int Items, class Tile, class BucketOf>
+__device__ __forceinline__ void classify_chunk(const Tile& in, unsigned first, std::size_t chunk_first, std::size_t n,
+                                               std::uint32_t m, const BucketOf& bucket_of,
+                                               std::uint32_t (&item)[Items]) {
+  using Key = std::remove_cv_t<std::remove_extent_t<decltype(in.keys)>>;
+  Key key[Items];
+  load_chunk<Items>(in.keys + first, key);
+  classify_keys(key, chunk_first, n, m, bucket_of, item);
 }
 
 /// Counts a chunk's items by digit `(bucket >> Shift) & (2^Bits - 1)` into
@@ -286,8 +292,8 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
   extern __shared__ uint4 wide_digits_shared[];
   storage& s = *reinterpret_cast<storage*>(wide_digits_shared);
   wide_digits_loop<Warps * 32, Items>(
-      s, keys_in, values_in, keys_out, values_out, n, m, bucket_of, scanned, tiles,
-      [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
+      s, keys_in, values_in, keys_out, values_out, n, m, bucket_of, scanned,
+      tiles, [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
         return order_digits_tile<Warps, Items>(s, in, t, n, m, bucket_of, cell);
       });
 }

@@ -12,18 +12,19 @@
 //
 // A tile's path: thread t classifies and counts its chunk (as block_wide_digits'
 // first split); one block scan turns the rakes of all stripes and the
-// tile's bucket counts into places and output shifts; each thread then loads
-// its chunk's keys (and values) into registers, and after a barrier (every
+// tile's bucket counts into places and output shifts; each thread then has
+// its chunk's keys (and values) in registers, and after a barrier (every
 // chunk read) stores each item at its place in the same buffer, which then
 // holds the tile in bucket order: two tile buffers, not three, so that the
-// wider counters still leave 3 blocks on an SM (below). The keys are loaded
-// after the block scan, not held across it (held there, 20 keys spilled in
-// block_wide_digits).
+// wider counters still leave 3 blocks on an SM (below). Keys are loaded
+// again after the block scan, not held across it (held there, 20 keys
+// spilled in block_wide_digits); pairs, with 128 registers, hold theirs.
 //
 // Shared memory a block, 32-bit keys (20 items, 5,120-key tiles): two
 // tiles 40 KB + counters 8 / 16 / 32 KB + shifts 2^Bits words: 49.4 /
 // 57.7 / 74.3 KB, 3 blocks an SM (228 KB, 1 KB reserved a block; 4 bits
 // would fit 4, but at 64 registers it spilled: dispatch caps it at 3).
+// Pairs of 32-bit words: 5,120 / 5,120 / 4,096-pair tiles, 2 blocks an SM.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -148,8 +149,22 @@ __device__ __forceinline__ void order_one_digit_tile(Storage& s, Tile& in, std::
   static_assert(kTile < (1 << 16), "tile places fit the 16-bit counters");
   static_assert(Items < (1 << (32 - kRankShift)), "ranks fit the item word");
   const unsigned first = digit_chunk(threadIdx.x) * Items;  // this thread's chunk
+  // Pairs hold their chunk (keys and values) in registers from the count to
+  // the stores: their 2 blocks an SM leave 128 registers a thread (uniform
+  // m = 32 / 64 1.118 / 1.167 -> 1.094 / 1.110 ms, session 15). Keys, at
+  // 80 registers, read theirs again after the block scan (held, 20 keys
+  // spilled in block_wide_digits).
+  constexpr bool kHold = kHasValues<Value>;
   std::uint32_t item[Items];
-  classify_chunk(in, first, t * kTile + first, n, m, bucket_of, item);
+  Key key[Items];
+  value_tile<Value, Items> value;
+  if constexpr (kHold) {
+    load_chunk<Items>(in.keys + first, key);
+    load_chunk<Items>(in.values + first, value);
+    classify_keys(key, t * kTile + first, n, m, bucket_of, item);
+  } else {
+    classify_chunk(in, first, t * kTile + first, n, m, bucket_of, item);
+  }
   count_digits<0>(s.counters, item);
   __syncthreads();  // every count is in
   {
@@ -162,12 +177,9 @@ __device__ __forceinline__ void order_one_digit_tile(Storage& s, Tile& in, std::
     if (threadIdx.x < m) s.shift[threadIdx.x] = cell.x - prefix.bucket;
     if (threadIdx.x == 0) s.total = all.bucket;
   }
-  // The chunk into registers now, after the block scan (not live across it):
-  // the stores below overwrite other threads' chunks.
-  Key key[Items];
-  load_chunk<Items>(in.keys + first, key);
-  value_tile<Value, Items> value;
-  if constexpr (kHasValues<Value>) load_chunk<Items>(in.values + first, value);
+  // Keys: the chunk into registers now, after the block scan (not live
+  // across it); the stores below overwrite other threads' chunks.
+  if constexpr (!kHold) load_chunk<Items>(in.keys + first, key);
   __syncthreads();  // places, shifts and total are in; every chunk is read
   store_at_places(s.counters, in, item, key, value, std::bool_constant<std::is_same_v<BucketOf, bucket_ids_of>>{});
 }
@@ -184,11 +196,12 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
   using storage = wide_digits_one_storage<Warps, Items, Bits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
   extern __shared__ uint4 wide_digits_one_shared[];
   storage& s = *reinterpret_cast<storage*>(wide_digits_one_shared);
-  wide_digits_loop<Warps * 32, Items>(s, keys_in, values_in, keys_out, values_out, n, m, bucket_of, scanned, tiles,
-                                      [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
-                                        order_one_digit_tile<Warps, Items, Bits>(s, in, t, n, m, bucket_of, cell);
-                                        return in;
-                                      });
+  wide_digits_loop<Warps * 32, Items>(
+      s, keys_in, values_in, keys_out, values_out, n, m, bucket_of, scanned,
+      tiles, [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
+        order_one_digit_tile<Warps, Items, Bits>(s, in, t, n, m, bucket_of, cell);
+        return in;
+      });
 }
 
 }  // namespace graphkit::multisplit_detail

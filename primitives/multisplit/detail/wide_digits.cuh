@@ -106,11 +106,10 @@ __device__ __forceinline__ std::uint32_t staged_bucket(const BucketOf& bucket_of
 inline constexpr std::uint32_t kNoBucket = 1u << 8;
 inline constexpr int kRankShift = 9;
 
-/// Reads the buckets of this thread's chunk of a tile as loaded (`first`:
-/// the chunk's first tile index, `chunk_first` its input index) into
-/// `item`. Items past n and out-of-range ids are left out (kNoBucket: the
-/// pre-scan counted the latter); the matrix counts only the rest, so the
-/// tile places are 0 .. total - 1.
+/// The buckets of this thread's chunk, its keys in registers (`chunk_first`:
+/// the chunk's input index), into `item`. Items past n and out-of-range ids
+/// are left out (kNoBucket: the pre-scan counted the latter); the matrix
+/// counts only the rest, so the tile places are 0 .. total - 1.
 template <int Items, class Key, class BucketOf>
 __device__ __forceinline__ void classify_keys(const Key (&key)[Items], std::size_t chunk_first, std::size_t n,
                                               std::uint32_t m, const BucketOf& bucket_of,
@@ -126,6 +125,9 @@ __device__ __forceinline__ void classify_keys(const Key (&key)[Items], std::size
     }
   }
 }
+
+/// classify_keys on this thread's chunk of a tile as loaded (`first`: the
+/// chunk's first tile index), read from shared memory here.
 template <int Items, class Tile, class BucketOf>
 __device__ __forceinline__ void classify_chunk(const Tile& in, unsigned first, std::size_t chunk_first, std::size_t n,
                                                std::uint32_t m, const BucketOf& bucket_of,

@@ -5,7 +5,8 @@
 // block_wide_votes and block_wide_peers (the block method with the wide,
 // persistent post-scan, with each warp rank), block_wide_digits (the wide
 // post-scan ranking tiles by two 4-bit digit splits), block_wide_digits_one
-// (one split of up to 6 bits for m <= 64, block_wide_digits above), onesweep; `(auto)` marks the one `automatic` takes
+// (one split of up to 6 bits for m <= 64; above, a register split on the
+// low 1-2 bits, then one of 6 bits), onesweep; `(auto)` marks the one `automatic` takes
 // at this m and size; onesweep ranks as `block` does at that m). --methods picks some of them. Every row's output is
 // checked against the radix sort's (all are stable), so no figure comes from a wrong answer.
 //
@@ -17,9 +18,9 @@
 //   matrix, scan it in and out and read it back (16 m B per unit; units of
 //   256 items for warp, 2,048 for block, 5,120 keys or 3,072 pairs for
 //   block_wide_votes / _peers, 5,120 keys or 2,048 pairs for
-//   block_wide_digits, 5,120 keys or 5,120 / 5,120 / 4,096 pairs at m <= 16 /
-//   32 / 64 for block_wide_digits_one); onesweep zeroes, publishes and
-//   reads m look-back words per tile (12 m B per tile of 4,096 keys or
+//   block_wide_digits, 5,120 keys or 5,120 / 5,120 / 4,096 / 4,096 pairs at
+//   m <= 16 / 32 / 64 / 256 for block_wide_digits_one); onesweep zeroes,
+//   publishes and reads m look-back words per tile (12 m B per tile of 4,096 keys or
 //   2,048 pairs).
 // "bound vs CUB": CUB's time over the data bytes alone (12 B a key, 20 a
 // pair) at the copy ceiling, the most any stable multisplit that reads its

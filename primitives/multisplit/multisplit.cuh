@@ -22,7 +22,8 @@
 // while it splits the current one; see detail/wide_tile.cuh;
 // `block_wide_digits` ranks its tiles by two 4-bit digit splits instead,
 // detail/wide_digits.cuh; `block_wide_digits_one` by one split of up to 6
-// bits for m <= 64, detail/wide_digits_one.cuh),
+// bits for m <= 64, after a split on the low 1-2 bits in registers above,
+// detail/wide_digits_one.cuh),
 // `onesweep` (m <= 256, fewer than 2^30 items: a histogram pass, then one
 // pass in which each tile ranks its items, gets its per-bucket offsets by
 // decoupled look-back and scatters; see detail/onesweep.cuh), `radix_sort`
@@ -79,7 +80,9 @@ namespace graphkit {
 /// (detail/wide_digits_one.cuh) ranks each tile by ONE split on a digit of
 /// ceil(log2 m) bits (at least 4) for m <= 64, with 32 or 64 counters a
 /// thread past 16, on tiles of 5,120 keys or 5,120 / 5,120 / 4,096 pairs at
-/// 4 / 5 / 6 bits, and is block_wide_digits above 64.
+/// 4 / 5 / 6 bits; above 64 a stable split on the id's low 1 or 2 bits,
+/// counted in registers, goes before a 6-bit split on the rest (6 bits'
+/// tiles).
 enum class multisplit_method {
   automatic,
   warp,

@@ -320,7 +320,7 @@ TEST(Multisplit, TileRanksOnManyTiles) {
 // block_wide_digits and block_wide_digits_one), at every m from 2 to 256,
 // keys and pairs, uniform and skewed ids: sizes 0 and 1, the method's tile
 // size at m (5,120 keys; 3,072 pairs, 2,048 for block_wide_digits, 5,120 /
-// 5,120 / 4,096 for block_wide_digits_one at 4 / 5 / 6 bits) and one either
+// 5,120 / 4,096 for block_wide_digits_one at 4 / 5 / 6-8 bits) and one either
 // side, several tiles plus a tail, and ids out of range inside warps; functor and precomputed ids (the
 // staged tile carries the ids of bucket_ids_of, and the functor is applied
 // again otherwise).
@@ -352,10 +352,11 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
   // hands to block_wide_digits and to block_wide (256 where tuning turns it off), where
   // block_wide_digits goes from one digit split to two (16, 17), where
   // block_wide_digits_one widens its digit (16 / 17: 4 -> 5 bits, 32 / 33:
-  // 5 -> 6, 64 / 65: 6 bits -> two splits), and at the last (both ranks are
-  // forced: where block_wide switches ranks needs no m of its own).
-  for (const std::uint32_t m :
-       {tuning::kDigitsMinBuckets, std::min(tuning::kWideMinBuckets, 256u), 16u, 17u, 32u, 33u, 64u, 65u, 129u, 256u}) {
+  // 5 -> 6, 64 / 65: 6 bits -> a 1-bit register split first, 128 / 129: 1
+  // -> 2 bits), and at the last (both ranks are forced: where block_wide
+  // switches ranks needs no m of its own).
+  for (const std::uint32_t m : {tuning::kDigitsMinBuckets, std::min(tuning::kWideMinBuckets, 256u), 16u, 17u, 32u, 33u,
+                                64u, 65u, 128u, 129u, 256u}) {
     // The tile sizes at m (block_wide_digits_one's follow its digit width).
     std::vector<std::size_t> sizes{0, 1, 2047};
     for (const multisplit_method method : kWideMethods)
@@ -381,8 +382,9 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
 // both cp.async buffers in turn: inputs of several resident waves (a wave is
 // about 132 SMs x 3 blocks x 5,120 keys on an H100), uniform, skewed and
 // Zipf ids, with out-of-range ids; m = 16 and 17 for block_wide_digits's one
-// and two digit splits, and 16 / 17 / 32 / 33 / 64 / 65 for
-// block_wide_digits_one's 4-, 5- and 6-bit digits and its two splits.
+// and two digit splits, and 16 / 17 / 32 / 33 / 64 / 65 / 128 / 256 for
+// block_wide_digits_one's 4-, 5- and 6-bit digits and its register split
+// on 1 and 2 low bits.
 TEST(Multisplit, BlockWideManyTilesPerBlock) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();

@@ -109,12 +109,14 @@ struct tuning_sm90 {
   /// `automatic` takes block_wide_digits_one for keys alone at
   /// kDigitsMinBuckets <= m <= kDigitsLowMaxBuckets (one split of a 4-, 5-
   /// or 6-bit digit: counters a thread, no atomics, so skewed ids cost
-  /// nothing) and from kDigitsHighMinBuckets up (where it is block_wide_digits'
-  /// two 4-bit splits); block_wide_peers between, where two splits lose on
-  /// skewed ids. Measured (H100, session 14, same runs, 2^28 keys, ratio to
-  /// CUB; automatic's choice before -> digit rank): uniform m = 4 / 8 / 16
-  /// 1.53 / 1.85 / 1.91 -> 1.91 / 1.91 / 1.90, skewed 1.52 / 1.45 / 1.44 ->
-  /// 1.82 / 1.81 / 1.77; m = 32 / 64 (one 5- / 6-bit split, step 21)
+  /// nothing) and from kDigitsHighMinBuckets up (measured below as
+  /// block_wide_digits' two 4-bit splits, which it ran there before its
+  /// register split on the low bits and 6-bit split: not measured yet);
+  /// block_wide_peers between, where two splits lose on skewed ids.
+  /// Measured (H100, session 14, same runs, 2^28 keys, ratio to CUB;
+  /// automatic's choice before -> digit rank): uniform m = 4 / 8 / 16 1.53 /
+  /// 1.85 / 1.91 -> 1.91 / 1.91 / 1.90, skewed 1.52 / 1.45 / 1.44 -> 1.82 /
+  /// 1.81 / 1.77; m = 32 / 64 (one 5- / 6-bit split, step 21)
   /// uniform 1.79 / 1.68 -> 1.81 / 1.67, skewed 1.44 / 1.43 -> 1.68 / 1.56;
   /// m = 128 two splits uniform 1.30 -> 1.37 but skewed 1.39 -> 1.26, so
   /// peers there; m = 256 uniform 1.03 -> 1.26, skewed 1.30 -> 1.14 (the
@@ -412,18 +414,19 @@ void wide_digits_split(const Key* keys_in, const Value* values_in, Key* keys_out
       tiles);
 }
 
-/// block_wide_digits_one at m <= 64 (detail/wide_digits_one.cuh): the
-/// pre-scan and matrix scan on tiles of wide_digits_one_items(), then a
+/// block_wide_digits_one (detail/wide_digits_one.cuh) on IdBits-bit ids:
+/// the pre-scan and matrix scan on tiles of wide_digits_one_items(), then a
 /// persistent grid of wide_digits_one_postscan, which orders each tile by
-/// one split on a Bits-wide digit.
-template <int Bits, class Key, class Value, class BucketOf>
+/// one counter split on a digit of up to 6 bits, after a register split on
+/// the low bits past 6.
+template <int IdBits, class Key, class Value, class BucketOf>
 void wide_digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                            std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
                            cudaStream_t stream, bool offsets_only) {
   constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
-  constexpr int kItems = wide_digits_one_items<Key, Value, Bits>();
+  constexpr int kItems = wide_digits_one_items<Key, Value, IdBits>();
   constexpr std::size_t kTile = std::size_t{kThreads} * kItems;
-  using storage = wide_digits_one_storage<kWarps, kItems, Bits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  using storage = wide_digits_one_storage<kWarps, kItems, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
   // At most the blocks it is sized for: 4-bit keys' 48 KB would allow 4, but
   // their 64-register cap spilled 20 bytes (20 item words and 20 keys live
   // at the stores).
@@ -431,30 +434,26 @@ void wide_digits_one_split(const Key* keys_in, const Value* values_in, Key* keys
   const std::size_t tiles = (n + kTile - 1) / kTile;
   const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
   if (offsets_only || tiles == 0) return;
-  launch_persistent<wide_digits_one_postscan<kWarps, kItems, Bits, kMinBlocks, Key, Value, BucketOf>>(
+  launch_persistent<wide_digits_one_postscan<kWarps, kItems, IdBits, kMinBlocks, Key, Value, BucketOf>>(
       kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
       tiles);
 }
 
-/// block_wide_digits_one: one split of one_digit_bits(m) bits for m <= 64,
-/// block_wide_digits' two 4-bit splits above.
+/// block_wide_digits_one: at the width digits_one_bits(m) (m <= 256, as resolve() checks).
 template <class Key, class Value, class BucketOf>
 void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                       std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
                       cudaStream_t stream, bool offsets_only) {
-  switch (one_digit_bits(m)) {
-    case 4:
-      return wide_digits_one_split<4>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
-                                      offsets_only);
-    case 5:
-      return wide_digits_one_split<5>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
-                                      offsets_only);
-    case 6:
-      return wide_digits_one_split<6>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
-                                      offsets_only);
-    default:
-      return wide_digits_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
-                               offsets_only);
+  const auto split = [&]<int IdBits>() {
+    wide_digits_one_split<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
+                                  offsets_only);
+  };
+  switch (digits_one_bits(m)) {
+    case 4: return split.template operator()<4>();
+    case 5: return split.template operator()<5>();
+    case 6: return split.template operator()<6>();
+    case 7: return split.template operator()<7>();
+    default: return split.template operator()<8>();
   }
 }
 

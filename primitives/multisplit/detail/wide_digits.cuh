@@ -138,6 +138,25 @@ __device__ __forceinline__ void classify_chunk(const Tile& in, unsigned first, s
   classify_keys(key, chunk_first, n, m, bucket_of, item);
 }
 
+/// The buckets of this thread's chunk of a tile that an earlier split has
+/// ordered (`first`: the chunk's first tile index; `key`: its keys in
+/// registers): the valid items are places 0 .. total - 1, and their buckets
+/// come from the functor again or, for bucket_ids_of, from the staged bytes.
+template <int Items, class Tile, class Key, class BucketOf>
+__device__ __forceinline__ void classify_placed(const Tile& from, unsigned first, std::uint32_t total,
+                                                const BucketOf& bucket_of, const Key (&key)[Items],
+                                                std::uint32_t (&item)[Items]) {
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    item[r] = kNoBucket;
+    if (first + r < total) {
+      std::uint32_t staged = 0;
+      if constexpr (std::is_same_v<BucketOf, bucket_ids_of>) staged = from.buckets[first + r];
+      item[r] = staged_bucket(bucket_of, key[r], staged);
+    }
+  }
+}
+
 /// Counts a chunk's items by digit `(bucket >> Shift) & (2^Bits - 1)` into
 /// this thread's column (zeroed first) and records each valid item's rank.
 template <int Shift, int Items, int Bits>
@@ -194,7 +213,6 @@ template <int Warps, int Items, class Storage, class Tile, class BucketOf>
 __device__ __forceinline__ const Tile& order_digits_tile(Storage& s, Tile& in, std::size_t t, std::size_t n,
                                                          std::uint32_t m, const BucketOf& bucket_of, uint2 cell) {
   constexpr int kThreads = Warps * 32, kTile = Warps * 32 * Items;
-  constexpr bool kStageBuckets = std::is_same_v<BucketOf, bucket_ids_of>;
   using Key = std::remove_extent_t<decltype(in.keys)>;
   static_assert(kThreads == digit_counters<>::kThreads, "the raking scan gives one warp to each row of counters");
   static_assert(kTile < (1 << 16), "tile places fit the 16-bit counters");
@@ -223,18 +241,9 @@ __device__ __forceinline__ const Tile& order_digits_tile(Storage& s, Tile& in, s
   __syncthreads();                 // the low-digit order is complete
   // Split 2, high digit: the chunk of the low-digit order, into `in`.
   {
-    const std::uint32_t total = s.total;
     Key key[Items];
     load_chunk<Items>(s.by_digit.keys + first, key);
-#pragma unroll
-    for (int r = 0; r < Items; ++r) {
-      item[r] = kNoBucket;
-      if (first + r < total) {
-        std::uint32_t staged = 0;
-        if constexpr (kStageBuckets) staged = s.by_digit.buckets[first + r];
-        item[r] = staged_bucket(bucket_of, key[r], staged);
-      }
-    }
+    classify_placed(s.by_digit, first, s.total, bucket_of, key, item);
   }
   count_digits<4>(s.counters, item);
   __syncthreads();  // every count is in

@@ -1,30 +1,52 @@
-// The wide post-scan ranked by ONE digit split as wide as the bucket id
-// (method `block_wide_digits_one`, m <= 64; block_wide_digits' two 4-bit
-// splits above): Bits = 4, 5 or 6 for m <= 16, 32, 64, with the per-thread
-// counters of detail/digit_rank.cuh (2^Bits 16-bit counters a thread, a
-// column in the thread's own bank: no atomics, no ballots, the same cost for
-// any id distribution). Why (bench/NOTES.md multisplit step 21): one 4-bit
-// split ran 1.79-1.91x CUB for uniform and skewed ids at m <= 16, two ran
+// The wide post-scan ranked by ONE counter split (method
+// `block_wide_digits_one`, m <= 256; block_wide_digits' two 4-bit splits
+// stay a method of their own): a digit as wide as the bucket id, Bits = 4,
+// 5 or 6 for m <= 16, 32, 64, with the per-thread counters of
+// detail/digit_rank.cuh (2^Bits 16-bit counters a thread, a column in the
+// thread's own bank: no atomics, no ballots, the same cost for any id
+// distribution). Why (bench/NOTES.md multisplit step 21): one 4-bit split
+// ran 1.79-1.91x CUB for uniform and skewed ids at m <= 16, two ran
 // 1.29-1.39x at m = 32-64; a wider digit keeps one split and pays only a
 // longer counter scan (4 x 2^(Bits-1) counter words a thread a tile: zero,
 // rake, lift), 3.2 / 6.4 shared-memory wavefronts per 32 keys at 5 / 6 bits
 // against a split's ~8.5.
 //
-// A tile's path: thread t classifies and counts its chunk (as block_wide_digits'
-// first split); one block scan turns the rakes of all stripes and the
-// tile's bucket counts into places and output shifts; each thread then has
-// its chunk's keys (and values) in registers, and after a barrier (every
-// chunk read) stores each item at its place in the same buffer, which then
-// holds the tile in bucket order: two tile buffers, not three, so that the
-// wider counters still leave 3 blocks on an SM (below). Keys are loaded
-// again after the block scan, not held across it (held there, 20 keys
-// spilled in block_wide_digits); pairs, with 128 registers, hold theirs.
+// Past 64 buckets (7- and 8-bit ids) the counters stop at 6 bits: at 7 / 8
+// bits they filled 64 / 128 KB (2 / 1 blocks an SM) and their zero, rake
+// and lift doubled with each bit (keys m = 128 / 256 1.89 / 3.47 ms against
+// two 4-bit splits' 1.77 / 2.04, step 22 (a)); and block_wide_digits'
+// second counter split and third tile buffer put its post-scan at 1,371 /
+// 1,570 us at m = 128 / 256 against one 6-bit split's 1,040 at m = 64
+// (2^28 keys). So a split on the low 1 or 2 bits goes first, counted in
+// registers: a chunk's 2 or 4 values fit the 8-bit fields of one register
+// (a chunk has fewer than 256 items), so its count touches no shared
+// memory, and one block scan of one or two words (16-bit halves) gives
+// every place; it costs one more read of the tile (16-byte loads,
+// conflict-free at 20 keys a chunk, 4-way at 16 pairs' 64-byte stride) and
+// one store of each item at its place. The 6-bit counter split on the bits
+// above then finishes the order (LSD: it keeps the first split's order
+// within each of its digits), in place in the same buffer, with 6 bits'
+// storage and tile size. The register split's chunks are in thread order,
+// not digit_chunk's (digit_rank.cuh): its block scan runs in thread order,
+// and stability needs chunks in scan order.
+//
+// A tile's path (a split): thread t classifies and counts its chunk (as
+// block_wide_digits' first split); one block scan turns the counts into
+// places (the counter split's also turns the tile's bucket counts into
+// output shifts); each thread then has its chunk's keys (and values) in
+// registers, and after a barrier (every chunk read) stores each item at its
+// place in the same buffer, which then holds the tile in that split's
+// order: two tile buffers, not three, so that the wider counters still
+// leave 3 blocks on an SM (below). Keys are loaded again after the block
+// scan, not held across it (held there, 20 keys spilled in
+// block_wide_digits); pairs, with 128 registers, hold theirs.
 //
 // Shared memory a block, 32-bit keys (20 items, 5,120-key tiles): two
-// tiles 40 KB + counters 8 / 16 / 32 KB + shifts 2^Bits words: 49.4 /
-// 57.7 / 74.3 KB, 3 blocks an SM (228 KB, 1 KB reserved a block; 4 bits
-// would fit 4, but at 64 registers it spilled: dispatch caps it at 3).
-// Pairs of 32-bit words: 5,120 / 5,120 / 4,096-pair tiles, 2 blocks an SM.
+// tiles 40 KB + counters 8 / 16 / 32 KB + shifts 2^IdBits words: 49.4 /
+// 57.7 / 74.3 KB at 4 / 5 / 6 bits, 74.5 / 75.0 at 7 / 8, 3 blocks an SM
+// (228 KB, 1 KB reserved a block; 4 bits would fit 4, but at 64 registers
+// it spilled: dispatch caps it at 3). Pairs of 32-bit words: 5,120 / 5,120
+// / 4,096-pair tiles (4,096 past 64), 2 blocks an SM.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -40,25 +62,55 @@
 
 namespace graphkit::multisplit_detail {
 
-/// The digit width of block_wide_digits_one at m: the bucket id's bits, at
-/// least 4 (a warp rakes whole rows); 0 past 64 (two 4-bit splits instead).
-constexpr int one_digit_bits(std::uint32_t m) { return m <= 16 ? 4 : m <= 32 ? 5 : m <= 64 ? 6 : 0; }
+/// The bucket-id bits that block_wide_digits_one orders a tile by at m
+/// (m <= 256): ceil(log2 m), at least 4 (a warp rakes whole rows). Up to 6
+/// in one counter split; 7 and 8 as a register split of the low 1 or 2 bits
+/// then a 6-bit counter split (see the header).
+constexpr int digits_one_bits(std::uint32_t m) { return m <= 16 ? 4 : m <= 32 ? 5 : m <= 64 ? 6 : m <= 128 ? 7 : 8; }
+
+/// Of IdBits, those that the counters split by (the rest, the low bits,
+/// are the register split's).
+constexpr int counter_bits(int id_bits) { return id_bits < 6 ? id_bits : 6; }
+
+/// A thread's count of each low value v < 2^LowBits of its chunk, as the
+/// block scan takes them: value v in the 16-bit half v % 2 of word v / 2.
+/// The halves never carry into each other: a tile has fewer than 2^16 items.
+template <int LowBits>
+struct low_counts {
+  static constexpr int kWords = LowBits == 2 ? 2 : 1;
+  std::uint32_t word[kWords];
+};
+struct add_low_counts {
+  template <int LowBits>
+  __device__ __forceinline__ low_counts<LowBits> operator()(const low_counts<LowBits>& a,
+                                                            const low_counts<LowBits>& b) const {
+    low_counts<LowBits> sum;
+#pragma unroll
+    for (int k = 0; k < low_counts<LowBits>::kWords; ++k) sum.word[k] = a.word[k] + b.word[k];
+    return sum;
+  }
+};
 
 /// Shared memory of wide_digits_one_postscan: the cp.async double buffer
 /// (each tile ordered in place, see the header), the counters, and per
-/// bucket (at most 2^Bits) the output shift.
-template <int Warps, int Items, int Bits, class Key, class Value, bool StageBuckets>
+/// bucket (at most 2^IdBits) the output shift.
+template <int Warps, int Items, int IdBits, class Key, class Value, bool StageBuckets>
 struct wide_digits_one_storage {
   using tile = typename wide_digits_storage<Warps, Items, Key, Value, StageBuckets>::tile;
-  static constexpr int kStripes = digit_counters<Bits>::kStripes;
+  static constexpr int kBits = counter_bits(IdBits);
+  static constexpr int kStripes = digit_counters<kBits>::kStripes;
   tile in[2];
-  digit_counters<Bits> counters;
+  digit_counters<kBits> counters;
   /// Output index of bucket b's tile place 0 (mod 2^32: base - tile start).
-  std::uint32_t shift[1 << Bits];
+  std::uint32_t shift[1 << IdBits];
   std::uint32_t total;  ///< the tile's valid items
   /// Warp scans: the default raking scan keeps a word set a thread (5 KB at
-  /// 6 bits' 5-word sums), which cost the third block an SM.
-  typename cub::BlockScan<stripe_sums<kStripes>, Warps * 32, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage scan;
+  /// 6 bits' 5-word sums), which cost the third block an SM. The register
+  /// split's scan (7 and 8 bits) ends before the counter split's begins.
+  union {
+    typename cub::BlockScan<stripe_sums<kStripes>, Warps * 32, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage digits;
+    typename cub::BlockScan<low_counts<IdBits - kBits>, Warps * 32, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage low;
+  } scan;
 };
 
 /// Blocks an SM that wide_digits_one_postscan is sized for: 3 for keys, 2
@@ -77,27 +129,30 @@ constexpr int wide_digits_one_blocks() {
 /// the counters, the shifts, 1 KB for the rest) leaves
 /// wide_digits_one_blocks() blocks an SM (228 KB, 1 KB reserved a block):
 /// 20 for 32-bit keys at every width; pairs of 32-bit words 20 / 20 / 16 at
-/// 4 / 5 / 6 bits.
-template <class Key, class Value, int Bits>
+/// 4 / 5 / 6 bits and 16 at 7 and 8 (their counters are 6 bits' and the
+/// 1 KB of shifts still fits).
+template <class Key, class Value, int IdBits>
 constexpr int wide_digits_one_items() {
   constexpr std::size_t bytes = sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0);
   constexpr std::size_t budget = 228 * 1024 / wide_digits_one_blocks<Value>() - 1024;
   for (const int items : {20, 16, 12, 8})
-    if (2 * std::size_t{256} * items * bytes + sizeof(digit_counters<Bits>) + 4 * (std::size_t{1} << Bits) + 1024 <=
+    if (2 * std::size_t{256} * items * bytes + sizeof(digit_counters<counter_bits(IdBits)>) +
+            4 * (std::size_t{1} << IdBits) + 1024 <=
         budget)
       return items;
   return 4;
 }
 
 /// Items per thread of block_wide_digits_one at m (its tile is 256 times
-/// that): one split's for m <= 64, block_wide_digits' above.
+/// that), by its width at m.
 template <class Key, class Value>
 constexpr int digits_one_items(std::uint32_t m) {
-  switch (one_digit_bits(m)) {
+  switch (digits_one_bits(m)) {
     case 4: return wide_digits_one_items<Key, Value, 4>();
     case 5: return wide_digits_one_items<Key, Value, 5>();
     case 6: return wide_digits_one_items<Key, Value, 6>();
-    default: return wide_digits_items<Key, Value>();
+    case 7: return wide_digits_one_items<Key, Value, 7>();
+    default: return wide_digits_one_items<Key, Value, 8>();
   }
 }
 
@@ -113,20 +168,54 @@ __device__ __forceinline__ stripe_sums<digit_counters<Bits>::kStripes> rake_stri
   return sums;
 }
 
-/// Stores each valid item of this thread's chunk (key, value) at its place
-/// in `to`: the first place of its digit in the thread's column plus its
+/// Whether a thread holds its chunk's keys and values in registers from
+/// the count to the stores: pairs do, their 2 blocks an SM leaving 128
+/// registers a thread (uniform m = 32 / 64 1.118 / 1.167 -> 1.094 / 1.110
+/// ms, session 15). Keys, at 80 registers, read theirs again after the
+/// block scan (held, 20 keys spilled in block_wide_digits).
+template <class Value>
+inline constexpr bool kHoldChunk = kHasValues<Value>;
+
+/// This thread's chunk (`first`: its first tile index) into registers: the
+/// keys, and the values where they are held (kHoldChunk).
+template <int Items, class Tile, class Key, class Values>
+__device__ __forceinline__ void load_items(const Tile& in, unsigned first, Key (&key)[Items], Values& value) {
+  using Value = std::remove_cv_t<std::remove_extent_t<decltype(in.values)>>;
+  load_chunk<Items>(in.keys + first, key);
+  if constexpr (kHoldChunk<Value>) load_chunk<Items>(in.values + first, value);
+}
+
+/// classify_keys on this thread's chunk of tile t as loaded (`first`: its
+/// first tile index); pairs take the chunk into registers (kHoldChunk),
+/// keys read theirs here only to classify them.
+template <int Items, class Tile, class Key, class Values, class BucketOf>
+__device__ __forceinline__ void classify_loaded(const Tile& in, unsigned first, std::size_t t, std::size_t n,
+                                                std::uint32_t m, const BucketOf& bucket_of,
+                                                std::uint32_t (&item)[Items], Key (&key)[Items], Values& value) {
+  using Value = std::remove_cv_t<std::remove_extent_t<decltype(in.values)>>;
+  constexpr std::size_t kTile = sizeof(in.keys) / sizeof(Key);
+  if constexpr (kHoldChunk<Value>) {
+    load_items(in, first, key, value);
+    classify_keys(key, t * kTile + first, n, m, bucket_of, item);
+  } else {
+    classify_chunk(in, first, t * kTile + first, n, m, bucket_of, item);
+  }
+}
+
+/// Stores each valid item of this thread's chunk (key, value; its bucket
+/// byte where the tile stages them) at its place in `to`: first_place(b),
+/// the chunk's first place of the item's digit (b: its bucket), plus its
 /// rank. After the barrier that ends the scan and every chunk's read.
-template <int Items, int Bits, class Tile, class Key, class Values, bool StageBuckets>
-__device__ __forceinline__ void store_at_places(digit_counters<Bits>& counters, Tile& to,
-                                                const std::uint32_t (&item)[Items], const Key (&key)[Items],
-                                                const Values& value, std::bool_constant<StageBuckets> /*stage*/) {
+template <int Items, class Tile, class Key, class Values, class FirstPlace, bool StageBuckets>
+__device__ __forceinline__ void store_at_places(Tile& to, const std::uint32_t (&item)[Items], const Key (&key)[Items],
+                                                const Values& value, FirstPlace first_place,
+                                                std::bool_constant<StageBuckets> /*stage*/) {
   using Value = std::remove_cv_t<std::remove_extent_t<decltype(to.values)>>;
 #pragma unroll
   for (int r = 0; r < Items; ++r) {
     const std::uint32_t b = item[r] & (2 * kNoBucket - 1);
     if (b != kNoBucket) {
-      // b < m <= 2^Bits: the bucket is the digit.
-      const std::uint32_t place = counters.first_place(b, threadIdx.x) + (item[r] >> kRankShift);
+      const std::uint32_t place = first_place(b) + (item[r] >> kRankShift);
       to.keys[place] = key[r];
       if constexpr (kHasValues<Value>) to.values[place] = value[r];
       if constexpr (StageBuckets) to.buckets[place] = static_cast<std::uint8_t>(b);
@@ -134,72 +223,156 @@ __device__ __forceinline__ void store_at_places(digit_counters<Bits>& counters, 
   }
 }
 
-/// Orders tile t, already in `in` (and visible to every thread), in place
-/// by one Bits-wide digit split; m <= 2^Bits. `cell`: for thread b < m,
-/// bucket b's output index for this tile and its count in it. All threads
-/// call; the caller's barrier ends the stores.
-template <int Warps, int Items, int Bits, class Storage, class Tile, class BucketOf>
-__device__ __forceinline__ void order_one_digit_tile(Storage& s, Tile& in, std::size_t t, std::size_t n,
-                                                     std::uint32_t m, const BucketOf& bucket_of, uint2 cell) {
+/// The counter split: orders the tile in `in` in place by one stable split
+/// on the digit `bucket >> Shift` (below 2^Bits: m <= 2^(Bits + Shift)),
+/// each thread's chunk (at `first`, digit_chunk order) classified by the
+/// caller into `item`, with its keys (and values) in registers where held
+/// (kHoldChunk). Its block scan also turns `cell` (for thread b < m, bucket
+/// b's output index for this tile and its count in it) into the output
+/// shifts and the tile's total. All threads call; the caller's barrier ends
+/// the stores.
+template <int Warps, int Items, int Shift, class Storage, class Tile, class Key, class Values, bool StageBuckets>
+__device__ __forceinline__ void split_by_counters(Storage& s, Tile& in, unsigned first, std::uint32_t m, uint2 cell,
+                                                  std::uint32_t (&item)[Items], Key (&key)[Items], const Values& value,
+                                                  std::bool_constant<StageBuckets> stage) {
   constexpr int kThreads = Warps * 32, kTile = Warps * 32 * Items;
-  constexpr int kStripes = digit_counters<Bits>::kStripes;
-  using Key = std::remove_extent_t<decltype(in.keys)>;
+  constexpr int kStripes = Storage::kStripes;
   using Value = std::remove_cv_t<std::remove_extent_t<decltype(in.values)>>;
-  static_assert(kThreads == digit_counters<Bits>::kThreads, "the raking scan gives one warp to each row of a stripe");
+  static_assert(kThreads == decltype(s.counters)::kThreads, "the raking scan gives one warp to each row of a stripe");
   static_assert(kTile < (1 << 16), "tile places fit the 16-bit counters");
   static_assert(Items < (1 << (32 - kRankShift)), "ranks fit the item word");
-  const unsigned first = digit_chunk(threadIdx.x) * Items;  // this thread's chunk
-  // Pairs hold their chunk (keys and values) in registers from the count to
-  // the stores: their 2 blocks an SM leave 128 registers a thread (uniform
-  // m = 32 / 64 1.118 / 1.167 -> 1.094 / 1.110 ms, session 15). Keys, at
-  // 80 registers, read theirs again after the block scan (held, 20 keys
-  // spilled in block_wide_digits).
-  constexpr bool kHold = kHasValues<Value>;
-  std::uint32_t item[Items];
-  Key key[Items];
-  value_tile<Value, Items> value;
-  if constexpr (kHold) {
-    load_chunk<Items>(in.keys + first, key);
-    load_chunk<Items>(in.values + first, value);
-    classify_keys(key, t * kTile + first, n, m, bucket_of, item);
-  } else {
-    classify_chunk(in, first, t * kTile + first, n, m, bucket_of, item);
-  }
-  count_digits<0>(s.counters, item);
+  count_digits<Shift>(s.counters, item);
   __syncthreads();  // every count is in
   {
     // One block scan: every stripe's rakes and the buckets' counts.
     const stripe_sums<kStripes> mine = rake_stripes(s.counters, threadIdx.x < m ? cell.y : 0u);
     stripe_sums<kStripes> prefix, all, zero{};
-    cub::BlockScan<stripe_sums<kStripes>, kThreads, cub::BLOCK_SCAN_WARP_SCANS>(s.scan).ExclusiveScan(
-        mine, prefix, zero, add_stripe_sums{}, all);
+    cub::BlockScan<stripe_sums<kStripes>, kThreads, cub::BLOCK_SCAN_WARP_SCANS>(s.scan.digits)
+        .ExclusiveScan(mine, prefix, zero, add_stripe_sums{}, all);
     lift_stripes(s.counters, prefix, all);
     if (threadIdx.x < m) s.shift[threadIdx.x] = cell.x - prefix.bucket;
     if (threadIdx.x == 0) s.total = all.bucket;
   }
   // Keys: the chunk into registers now, after the block scan (not live
   // across it); the stores below overwrite other threads' chunks.
-  if constexpr (!kHold) load_chunk<Items>(in.keys + first, key);
+  if constexpr (!kHoldChunk<Value>) load_chunk<Items>(in.keys + first, key);
   __syncthreads();  // places, shifts and total are in; every chunk is read
-  store_at_places(s.counters, in, item, key, value, std::bool_constant<std::is_same_v<BucketOf, bucket_ids_of>>{});
+  store_at_places(
+      in, item, key, value, [&](std::uint32_t b) { return s.counters.first_place(b >> Shift, threadIdx.x); }, stage);
+}
+
+/// The register split (7- and 8-bit ids): orders the tile in `in` in place
+/// by one stable split on the bucket's low LowBits bits; returns the tile's
+/// valid items. Thread t's chunk is items t * Items .. (t + 1) * Items - 1,
+/// not digit_chunk(t): the block scan runs in thread order, and stability
+/// needs chunks in scan order. Classified by the caller into `item`, keys
+/// (and values) in registers where held, as split_by_counters. All threads
+/// call; the caller's barrier ends the stores.
+template <int Warps, int Items, int LowBits, class Storage, class Tile, class Key, class Values, bool StageBuckets>
+__device__ __forceinline__ std::uint32_t split_low_bits(Storage& s, Tile& in, std::uint32_t (&item)[Items],
+                                                        Key (&key)[Items], const Values& value,
+                                                        std::bool_constant<StageBuckets> stage) {
+  constexpr int kThreads = Warps * 32, kWords = low_counts<LowBits>::kWords;
+  constexpr unsigned kMask = (1u << LowBits) - 1;
+  using Value = std::remove_cv_t<std::remove_extent_t<decltype(in.values)>>;
+  static_assert(LowBits >= 1 && LowBits <= 2 && Items < 256, "one register's 8-bit fields count a chunk's values");
+  // Value v's count in bits 8v .. 8v + 7; an item's rank is its field before its add.
+  std::uint32_t counts = 0;
+#pragma unroll
+  for (int r = 0; r < Items; ++r) {
+    if (item[r] != kNoBucket) {
+      const unsigned field = 8 * (item[r] & kMask);
+      item[r] |= ((counts >> field) & 255u) << kRankShift;
+      counts += 1u << field;
+    }
+  }
+  // Bytes 0, 1 (and 2, 3) to the halves of one (two) words: one block scan for all values.
+  low_counts<LowBits> mine, prefix, all, zero{};
+  mine.word[0] = __byte_perm(counts, 0, 0x4140);
+  if constexpr (kWords == 2) mine.word[1] = __byte_perm(counts, 0, 0x4342);
+  cub::BlockScan<low_counts<LowBits>, kThreads, cub::BLOCK_SCAN_WARP_SCANS>(s.scan.low)
+      .ExclusiveScan(mine, prefix, zero, add_low_counts{}, all);
+  // Value v's first place in this chunk: the tile's items of smaller values
+  // (those of earlier words, `before`, and for a high half the low half's
+  // total, all << 16), then v's in earlier chunks.
+  std::uint32_t start[kWords], before = 0;
+#pragma unroll
+  for (int k = 0; k < kWords; ++k) {
+    start[k] = prefix.word[k] + (all.word[k] << 16) + before * 0x10001u;
+    before += (all.word[k] & 0xffffu) + (all.word[k] >> 16);
+  }
+  // Keys: into registers after the block scan, as split_by_counters.
+  if constexpr (!kHoldChunk<Value>) load_chunk<Items>(in.keys + threadIdx.x * Items, key);
+  __syncthreads();  // every chunk is read
+  store_at_places(
+      in, item, key, value,
+      [&](std::uint32_t b) {
+        const std::uint32_t word = kWords == 1 || (b & 2u) == 0 ? start[0] : start[kWords - 1];
+        return (word >> (16 * (b & 1u))) & 0xffffu;
+      },
+      stage);
+  return before;
+}
+
+/// Orders tile t, already in `in` (and visible to every thread), in place
+/// by one counter split on the whole bucket id (m <= 64). `cell`: for
+/// thread b < m, bucket b's output index for this tile and its count in
+/// it. All threads call; the caller's barrier ends the stores.
+template <int Warps, int Items, class Storage, class Tile, class BucketOf>
+__device__ __forceinline__ void order_one_digit_tile(Storage& s, Tile& in, std::size_t t, std::size_t n,
+                                                     std::uint32_t m, const BucketOf& bucket_of, uint2 cell) {
+  using Key = std::remove_extent_t<decltype(in.keys)>;
+  using Value = std::remove_cv_t<std::remove_extent_t<decltype(in.values)>>;
+  const unsigned first = digit_chunk(threadIdx.x) * Items;  // this thread's chunk
+  std::uint32_t item[Items];
+  Key key[Items];
+  value_tile<Value, Items> value;
+  classify_loaded(in, first, t, n, m, bucket_of, item, key, value);
+  split_by_counters<Warps, Items, 0>(s, in, first, m, cell, item, key, value,
+                                     std::bool_constant<std::is_same_v<BucketOf, bucket_ids_of>>{});
+}
+
+/// order_one_digit_tile for 7- and 8-bit ids (m <= 2^(6 + LowBits)): the
+/// register split on the low LowBits bits, then the counter split on the
+/// 6 bits above them (LSD: the second split keeps the first's order within
+/// each of its digits), which classifies the items again as the first left
+/// them (the valid ones at places 0 .. total - 1).
+template <int Warps, int Items, int LowBits, class Storage, class Tile, class BucketOf>
+__device__ __forceinline__ void order_low_then_digit_tile(Storage& s, Tile& in, std::size_t t, std::size_t n,
+                                                          std::uint32_t m, const BucketOf& bucket_of, uint2 cell) {
+  using Key = std::remove_extent_t<decltype(in.keys)>;
+  using Value = std::remove_cv_t<std::remove_extent_t<decltype(in.values)>>;
+  constexpr std::bool_constant<std::is_same_v<BucketOf, bucket_ids_of>> kStage{};
+  std::uint32_t item[Items];
+  Key key[Items];
+  value_tile<Value, Items> value;
+  classify_loaded(in, threadIdx.x * Items, t, n, m, bucket_of, item, key, value);
+  const std::uint32_t total = split_low_bits<Warps, Items, LowBits>(s, in, item, key, value, kStage);
+  __syncthreads();  // the low bits' order is complete
+  const unsigned first = digit_chunk(threadIdx.x) * Items;
+  load_items(in, first, key, value);
+  classify_placed(in, first, total, bucket_of, key, item);
+  split_by_counters<Warps, Items, LowBits>(s, in, first, m, cell, item, key, value, kStage);
 }
 
 /// The wide post-scan with one wide digit split: wide_digits_loop with each
-/// tile ordered in its own buffer by order_one_digit_tile. Dynamic shared
-/// memory: sizeof(wide_digits_one_storage).
-template <int Warps, int Items, int Bits, int MinBlocks, class Key, class Value, class BucketOf>
+/// tile ordered in its own buffer by order_one_digit_tile, or by
+/// order_low_then_digit_tile past 6 bits. Dynamic shared memory:
+/// sizeof(wide_digits_one_storage).
+template <int Warps, int Items, int IdBits, int MinBlocks, class Key, class Value, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     wide_digits_one_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
                              std::size_t n, std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned,
                              std::size_t tiles) {
-  static_assert(Warps * 32 >= (1 << Bits), "one bucket a thread for the shifts");
-  using storage = wide_digits_one_storage<Warps, Items, Bits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  static_assert(Warps * 32 >= (1 << IdBits), "one bucket a thread for the shifts");
+  using storage = wide_digits_one_storage<Warps, Items, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
   extern __shared__ uint4 wide_digits_one_shared[];
   storage& s = *reinterpret_cast<storage*>(wide_digits_one_shared);
   wide_digits_loop<Warps * 32, Items>(
       s, keys_in, values_in, keys_out, values_out, n, m, bucket_of, scanned,
       tiles, [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
-        order_one_digit_tile<Warps, Items, Bits>(s, in, t, n, m, bucket_of, cell);
+        if constexpr (IdBits <= 6) order_one_digit_tile<Warps, Items>(s, in, t, n, m, bucket_of, cell);
+        else order_low_then_digit_tile<Warps, Items, IdBits - storage::kBits>(s, in, t, n, m, bucket_of, cell);
         return in;
       });
 }

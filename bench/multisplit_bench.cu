@@ -18,8 +18,8 @@
 //   matrix, scan it in and out and read it back (16 m B per unit; units of
 //   256 items for warp, 2,048 for block, 5,120 keys or 3,072 pairs for
 //   block_wide_votes / _peers, 5,120 keys or 2,048 pairs for
-//   block_wide_digits, 5,120 keys or 5,120 / 5,120 / 4,096 / 4,096 pairs at
-//   m <= 16 / 32 / 64 / 256 for block_wide_digits_one); onesweep zeroes,
+//   block_wide_digits, 5,120 keys or 5,120 / 5,120 / 4,096 / 4,096 / 11,264 pairs
+//   at m <= 16 / 32 / 64 / 128 / 256 for block_wide_digits_one); onesweep zeroes,
 //   publishes and reads m look-back words per tile (12 m B per tile of 4,096 keys or
 //   2,048 pairs).
 // "bound vs CUB": CUB's time over the data bytes alone (12 B a key, 20 a
@@ -162,11 +162,13 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     const std::size_t n = std::size_t{1} << log_keys, np = std::size_t{1} << log_pairs;
-    std::vector<std::uint32_t> host(n);
+    // The pairs rows use the keys' buffers too (their first np keys).
+    const std::size_t most = std::max(n, np);
+    std::vector<std::uint32_t> host(most);
     std::mt19937_64 rng(12345);
     for (auto& k : host) k = static_cast<std::uint32_t>(rng());
-    device_buffer<std::uint32_t> keys{std::span<const std::uint32_t>(host)}, out(n), ids(n), sorted_ids(n), ref(n),
-        work(n), values(np), values_out(np);
+    device_buffer<std::uint32_t> keys{std::span<const std::uint32_t>(host)}, out(most), ids(most), sorted_ids(most),
+        ref(most), work(most), values(np), values_out(np);
     device_buffer<std::uint64_t> packed(np), packed_out(np);
     std::vector<std::uint32_t> iota(np);
     for (std::size_t i = 0; i < np; ++i) iota[i] = static_cast<std::uint32_t>(i);

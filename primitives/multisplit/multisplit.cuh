@@ -82,7 +82,7 @@ namespace graphkit {
 /// thread past 16, on tiles of 5,120 keys or 5,120 / 5,120 / 4,096 pairs at
 /// 4 / 5 / 6 bits; above 64 a stable split on the id's low 1 or 2 bits,
 /// counted in registers, goes before a 6-bit split on the rest (6 bits'
-/// tiles).
+/// tiles, but 11,264 pairs at 8 bits).
 enum class multisplit_method {
   automatic,
   warp,

@@ -320,7 +320,7 @@ TEST(Multisplit, TileRanksOnManyTiles) {
 // block_wide_digits and block_wide_digits_one), at every m from 2 to 256,
 // keys and pairs, uniform and skewed ids: sizes 0 and 1, the method's tile
 // size at m (5,120 keys; 3,072 pairs, 2,048 for block_wide_digits, 5,120 /
-// 5,120 / 4,096 for block_wide_digits_one at 4 / 5 / 6-8 bits) and one either
+// 5,120 / 4,096 / 4,096 / 11,264 for block_wide_digits_one at 4 / 5 / 6 / 7 / 8 bits) and one either
 // side, several tiles plus a tail, and ids out of range inside warps; functor and precomputed ids (the
 // staged tile carries the ids of bucket_ids_of, and the functor is applied
 // again otherwise).

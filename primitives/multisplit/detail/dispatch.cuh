@@ -109,34 +109,38 @@ struct tuning_sm90 {
   /// `automatic` takes block_wide_digits_one for keys alone at
   /// kDigitsMinBuckets <= m <= kDigitsLowMaxBuckets (one split of a 4-, 5-
   /// or 6-bit digit: counters a thread, no atomics, so skewed ids cost
-  /// nothing) and from kDigitsHighMinBuckets up (measured below as
-  /// block_wide_digits' two 4-bit splits, which it ran there before its
-  /// register split on the low bits and 6-bit split: not measured yet);
-  /// block_wide_peers between, where two splits lose on skewed ids.
-  /// Measured (H100, session 14, same runs, 2^28 keys, ratio to CUB;
-  /// automatic's choice before -> digit rank): uniform m = 4 / 8 / 16 1.53 /
-  /// 1.85 / 1.91 -> 1.91 / 1.91 / 1.90, skewed 1.52 / 1.45 / 1.44 -> 1.82 /
-  /// 1.81 / 1.77; m = 32 / 64 (one 5- / 6-bit split, step 21)
+  /// nothing) and from kDigitsHighMinBuckets up (a register split of the
+  /// low 2 bits, then the 6-bit split); block_wide_peers between, where the
+  /// digit rank loses on skewed ids. Measured (H100, session 14, same runs,
+  /// 2^28 keys, ratio to CUB; automatic's choice before -> digit rank):
+  /// uniform m = 4 / 8 / 16 1.53 / 1.85 / 1.91 -> 1.91 / 1.91 / 1.90,
+  /// skewed 1.52 / 1.45 / 1.44 -> 1.82 / 1.81 / 1.77; m = 32 / 64 (one 5- /
+  /// 6-bit split, step 21)
   /// uniform 1.79 / 1.68 -> 1.81 / 1.67, skewed 1.44 / 1.43 -> 1.68 / 1.56;
-  /// m = 128 two splits uniform 1.30 -> 1.37 but skewed 1.39 -> 1.26, so
+  /// m = 128 two 4-bit splits uniform 1.30 -> 1.37 but skewed 1.39 -> 1.26, so
   /// peers there; m = 256 uniform 1.03 -> 1.26, skewed 1.30 -> 1.14 (the
   /// worse of the two 1.03 -> 1.14); session 15, m = 2: block 1.426 /
-  /// 1.449 ms (1.61x / 1.59x) -> 1.215 / 1.272 (1.89x / 1.81x).
+  /// 1.449 ms (1.61x / 1.59x) -> 1.215 / 1.272 (1.89x / 1.81x); session 16,
+  /// the low-bit register split in place of the first 4-bit split, same run:
+  /// m = 128 uniform / skewed 1.778 / 1.844 -> 1.774 / 1.812 ms (peers 1.864
+  /// / 1.670, kept there), m = 256 2.039 / 2.053 -> 2.067 / 2.064.
   static constexpr std::uint32_t kDigitsMinBuckets = 2;
   static constexpr std::uint32_t kDigitsLowMaxBuckets = 64;
   static constexpr std::uint32_t kDigitsHighMinBuckets = 129;
-  /// `automatic` takes block_wide_digits_one for pairs at
-  /// kDigitsPairsMinBuckets <= m <= kDigitsLowMaxBuckets (2 blocks an SM of
-  /// 5,120 / 5,120 / 4,096-pair tiles at 4 / 5 / 6 bits), block below and
-  /// above. Measured (H100, session 15, same runs, 2^27 pairs, ms, block ->
-  /// digit rank): uniform m = 8 / 16 / 32 / 64 1.008 / 1.052 / 1.108 / 1.426
-  /// -> 0.989 / 1.021 / 1.078 / 1.165, skewed 0.987 / 1.016 / 1.052 / 1.080
-  /// -> 0.961 / 0.987 / 0.999 / 1.171 (at m = 64 the worse of the two 1.426
-  /// -> 1.171); m = 2 / 4 block 0.948 / 0.963 against 0.988 / 0.990; at m =
-  /// 128 / 256 two splits (1.570 / 2.725 uniform, 1.892 / 1.986 skewed) and
-  /// 7- and 8-bit single splits (2 and 1 blocks an SM: 1.804 / 1.807,
-  /// 1.774 / 1.903) lose to block's skewed 1.158 / 1.415 (bench/NOTES.md
-  /// multisplit step 22).
+  /// `automatic` takes block_wide_digits_one for pairs from
+  /// kDigitsPairsMinBuckets up (2 blocks an SM of 5,120 / 5,120 / 4,096 /
+  /// 4,096-pair tiles at 4 / 5 / 6 / 7 bits, 1 block of 11,264 at 8), block
+  /// below. Measured (H100, 2^27 pairs, ms; session 15, block -> digit
+  /// rank): uniform m = 8 / 16 / 32 / 64 1.008 / 1.052 / 1.108 / 1.426 ->
+  /// 0.989 / 1.021 / 1.078 / 1.165, skewed 0.987 / 1.016 / 1.052 / 1.080 ->
+  /// 0.961 / 0.987 / 0.999 / 1.171 (at m = 64 the worse of the two 1.426 ->
+  /// 1.171); m = 2 / 4 block 0.948 / 0.963 against 0.988 / 0.990. Session
+  /// 16, with the low-bit register split past 64 (bench/NOTES.md multisplit
+  /// step 23): m = 128 uniform / skewed block 1.813 / 1.165 -> 1.426 / 1.363
+  /// (the worse of the two 0.86x -> 1.09x CUB), m = 256 2.588 / 1.391 ->
+  /// 1.510 / 1.573 (0.68x -> 0.93x). Skewed ids alone would keep block
+  /// (and a costly bucket functor: at m = 65, key % m, block 1.392 / 1.083
+  /// against 1.720 / 1.331, the digit rank applying it three times).
   static constexpr std::uint32_t kDigitsPairsMinBuckets = 8;
   /// block_wide's warp rank: votes (counts first, vote_place) from this m
   /// up, peer masks below: THE place to set from multisplit_bench's
@@ -167,7 +171,7 @@ inline bool is_wide(multisplit_method method) {
 /// Whether `automatic` takes block_wide_digits_one at m (<= 256) for keys
 /// alone or for pairs.
 inline bool digits_for(std::uint32_t m, bool pairs) {
-  if (pairs) return m >= tuning::kDigitsPairsMinBuckets && m <= tuning::kDigitsLowMaxBuckets;
+  if (pairs) return m >= tuning::kDigitsPairsMinBuckets;
   return (m >= tuning::kDigitsMinBuckets && m <= tuning::kDigitsLowMaxBuckets) || m >= tuning::kDigitsHighMinBuckets;
 }
 
@@ -424,13 +428,14 @@ void wide_digits_one_split(const Key* keys_in, const Value* values_in, Key* keys
                            std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
                            cudaStream_t stream, bool offsets_only) {
   constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
-  constexpr int kItems = wide_digits_one_items<Key, Value, IdBits>();
+  constexpr bool kStageBuckets = std::is_same_v<BucketOf, bucket_ids_of>;
+  constexpr int kItems = wide_digits_one_items<Key, Value, IdBits, kStageBuckets>();
   constexpr std::size_t kTile = std::size_t{kThreads} * kItems;
-  using storage = wide_digits_one_storage<kWarps, kItems, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  using storage = wide_digits_one_storage<kWarps, kItems, IdBits, Key, Value, kStageBuckets>;
   // At most the blocks it is sized for: 4-bit keys' 48 KB would allow 4, but
   // their 64-register cap spilled 20 bytes (20 item words and 20 keys live
   // at the stores).
-  constexpr int kMinBlocks = std::min(persistent_min_blocks(sizeof(storage)), wide_digits_one_blocks<Value>());
+  constexpr int kMinBlocks = std::min(persistent_min_blocks(sizeof(storage)), wide_digits_one_blocks<Value, IdBits>());
   const std::size_t tiles = (n + kTile - 1) / kTile;
   const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
   if (offsets_only || tiles == 0) return;

@@ -46,7 +46,8 @@
 // 57.7 / 74.3 KB at 4 / 5 / 6 bits, 74.5 / 75.0 at 7 / 8, 3 blocks an SM
 // (228 KB, 1 KB reserved a block; 4 bits would fit 4, but at 64 registers
 // it spilled: dispatch caps it at 3). Pairs of 32-bit words: 5,120 / 5,120
-// / 4,096-pair tiles (4,096 past 64), 2 blocks an SM.
+// / 4,096 / 4,096-pair tiles at 4 / 5 / 6 / 7 bits, 2 blocks an SM, and
+// 11,264 at 8 bits, 1 block an SM (wide_digits_one_blocks says why).
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -113,33 +114,42 @@ struct wide_digits_one_storage {
   } scan;
 };
 
-/// Blocks an SM that wide_digits_one_postscan is sized for: 3 for keys, 2
-/// for pairs. Measured (H100, session 15, bench/NOTES.md multisplit step 22):
-/// pairs gain more from longer tiles than from a third block (uniform m = 8
-/// / 16 / 32 / 64, 3 blocks of 4,096 / 3,072 / 3,072 / 2,048 pairs -> 2
-/// blocks of 5,120 / 5,120 / 5,120 / 4,096: 1.032 / 1.081 / 1.246 / 1.893 ->
-/// 0.989 / 1.021 / 1.078 / 1.165 ms); keys at 20 items fit 3 blocks at
-/// every width (24 items were no faster).
-template <class Value>
+/// Blocks an SM that wide_digits_one_postscan is sized for: 3 for keys; 2
+/// for pairs, 1 for pairs of 8-bit ids. Measured (H100, bench/NOTES.md
+/// multisplit steps 22-23): pairs gain more from longer tiles than from a
+/// third block (session 15, uniform m = 8 / 16 / 32 / 64, 3 blocks of
+/// 4,096 / 3,072 / 3,072 / 2,048 pairs -> 2 blocks of 5,120 / 5,120 / 5,120
+/// / 4,096: 1.032 / 1.081 / 1.246 / 1.893 -> 0.989 / 1.021 / 1.078 / 1.165
+/// ms), and at m = 256 (a tile's 256 runs of 16 pairs, 64 bytes an array)
+/// far more (session 16, uniform / skewed, 2 blocks of 4,096 -> 1 block of
+/// 11,264: 2.853 / 1.546 -> 1.510 / 1.573 ms), but not at m = 64 or 128 (2
+/// blocks of 4,096 -> 1 of 10,240: 1.120 / 1.146 -> 1.152 / 1.298 and
+/// 1.426 / 1.363 -> 1.422 / 1.570); keys at 20 items fit 3 blocks at every
+/// width (24 items were no faster).
+template <class Value, int IdBits>
 constexpr int wide_digits_one_blocks() {
-  return kHasValues<Value> ? 2 : 3;
+  return !kHasValues<Value> ? 3 : IdBits == 8 ? 1 : 2;
 }
 
-/// Items per thread: the most of 20, 16, 12 and 8 whose storage (two tiles,
-/// the counters, the shifts, 1 KB for the rest) leaves
-/// wide_digits_one_blocks() blocks an SM (228 KB, 1 KB reserved a block):
-/// 20 for 32-bit keys at every width; pairs of 32-bit words 20 / 20 / 16 at
-/// 4 / 5 / 6 bits and 16 at 7 and 8 (their counters are 6 bits' and the
-/// 1 KB of shifts still fits).
-template <class Key, class Value, int IdBits>
+/// Items per thread: the most, in steps of 4 from 20 (from 44 at one block
+/// an SM) down to 8, whose storage (two tiles, the counters, the shifts, 1
+/// KB for the rest) leaves wide_digits_one_blocks() blocks an SM (228 KB, 1
+/// KB reserved a block) and, with bucket bytes staged (StageBuckets), still
+/// fits one block's 227 KB: 20 for 32-bit keys at every width; pairs of
+/// 32-bit words 20 / 20 / 16 / 16 at 4 / 5 / 6 / 7 bits (7 bits: 6 bits'
+/// counters, and the 512 B of shifts still fit), 44 at 8 (40 staged). At 2 and 3
+/// blocks, 24 items were measured no faster (session 15).
+template <class Key, class Value, int IdBits, bool StageBuckets = false>
 constexpr int wide_digits_one_items() {
   constexpr std::size_t bytes = sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0);
-  constexpr std::size_t budget = 228 * 1024 / wide_digits_one_blocks<Value>() - 1024;
-  for (const int items : {20, 16, 12, 8})
-    if (2 * std::size_t{256} * items * bytes + sizeof(digit_counters<counter_bits(IdBits)>) +
-            4 * (std::size_t{1} << IdBits) + 1024 <=
-        budget)
-      return items;
+  constexpr int kBlocks = wide_digits_one_blocks<Value, IdBits>();
+  constexpr std::size_t budget = 228 * 1024 / kBlocks - 1024;
+  const auto storage = [&](int items, std::size_t item_bytes) {
+    return 2 * std::size_t{256} * items * item_bytes + sizeof(digit_counters<counter_bits(IdBits)>) +
+           4 * (std::size_t{1} << IdBits) + 1024;
+  };
+  for (int items = kBlocks == 1 ? 44 : 20; items >= 8; items -= 4)
+    if (storage(items, bytes) <= budget && storage(items, bytes + (StageBuckets ? 1 : 0)) <= 227 * 1024) return items;
   return 4;
 }
 

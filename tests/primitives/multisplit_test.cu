@@ -404,6 +404,31 @@ TEST(Multisplit, BlockWideManyTilesPerBlock) {
   }
 }
 
+// block_wide_digits_one past 64 buckets (the register split on the low 1
+// or 2 bits, then the 6-bit counter split; pairs of 8-bit ids on one block
+// an SM with their own tile size): a few tiles and a tail, keys and pairs,
+// functor and staged ids, ids out of range inside warps. Small enough to
+// run under compute-sanitizer's memcheck and racecheck.
+TEST(Multisplit, DigitsOneLowBitSplitOnAFewTiles) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  for (const std::uint32_t m : {65u, 128u, 129u, 256u}) {
+    for (const bool pairs : {false, true}) {
+      const std::size_t tile = wide_tile_of(multisplit_method::block_wide_digits_one, m, pairs);
+      const std::size_t n = 3 * tile + rng() % tile;
+      for (const pattern p : {pattern::uniform, pattern::skewed, pattern::zipf}) {
+        auto ids = make_ids(n, m, p, rng);
+        if (p != pattern::uniform) spoil_ids(ids, m, 500, rng);
+        check_split(ids, m, multisplit_method::block_wide_digits_one, pairs, p == pattern::skewed, ws);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 TEST(Multisplit, PrecomputedIdsAndOffsetsOnly) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();

@@ -3,10 +3,10 @@
 // all measured in this run. One row per method (warp for m <= 32,
 // block_votes and block_peers (the block method with each warp rank),
 // block_wide_votes and block_wide_peers (the block method with the wide,
-// persistent post-scan, with each warp rank), block_wide_digits (the wide
-// post-scan ranking tiles by two 4-bit digit splits), block_wide_digits_one
-// (one split of up to 6 bits for m <= 64; above, a register split on the
-// low 1-2 bits, then one of 6 bits), onesweep; `(auto)` marks the one `automatic` takes
+// persistent post-scan, with each warp rank), block_wide_digits_one (the
+// wide post-scan ranking tiles by per-thread digit counters: one split of
+// up to 6 bits for m <= 64; above, a register split on the low 1-2 bits,
+// then one of 6 bits), onesweep; `(auto)` marks the one `automatic` takes
 // at this m and size; onesweep ranks as `block` does at that m). --methods picks some of them. Every row's output is
 // checked against the radix sort's (all are stable), so no figure comes from a wrong answer.
 //
@@ -17,8 +17,7 @@
 //   per-tile state, 4 B words: warp and block write an m x units histogram
 //   matrix, scan it in and out and read it back (16 m B per unit; units of
 //   256 items for warp, 2,048 for block, 5,120 keys or 3,072 pairs for
-//   block_wide_votes / _peers, 5,120 keys or 2,048 pairs for
-//   block_wide_digits, 5,120 keys or 5,120 / 5,120 / 4,096 / 4,096 / 11,264 pairs
+//   block_wide_votes / _peers, 5,120 keys or 5,120 / 5,120 / 4,096 / 4,096 / 11,264 pairs
 //   at m <= 16 / 32 / 64 / 128 / 256 for block_wide_digits_one); onesweep zeroes,
 //   publishes and reads m look-back words per tile (12 m B per tile of 4,096 keys or
 //   2,048 pairs).
@@ -28,7 +27,7 @@
 //
 //   multisplit_bench [--log-keys 28] [--log-pairs 27] [--reps 10] [--buckets 2 4 ... 256]
 //                    [--methods warp block_votes block_peers block_wide_votes block_wide_peers
-//                               block_wide_digits block_wide_digits_one onesweep]
+//                               block_wide_digits_one onesweep]
 #include <CLI/CLI.hpp>
 
 #include <thrust/device_ptr.h>
@@ -97,7 +96,6 @@ const char* method_name(multisplit_method method) {
     case multisplit_method::block_wide: return "block_wide";
     case multisplit_method::block_wide_votes: return "block_wide_votes";
     case multisplit_method::block_wide_peers: return "block_wide_peers";
-    case multisplit_method::block_wide_digits: return "block_wide_digits";
     case multisplit_method::block_wide_digits_one: return "block_wide_digits_one";
     default: return "automatic";
   }
@@ -109,7 +107,6 @@ constexpr multisplit_method kBenchMethods[] = {multisplit_method::warp,
                                                multisplit_method::block_peers,
                                                multisplit_method::block_wide_votes,
                                                multisplit_method::block_wide_peers,
-                                               multisplit_method::block_wide_digits,
                                                multisplit_method::block_wide_digits_one,
                                                multisplit_method::onesweep};
 
@@ -131,8 +128,6 @@ double bytes_moved(multisplit_method method, std::size_t n, std::uint32_t m) {
     case multisplit_method::block_wide_votes:
     case multisplit_method::block_wide_peers:
       return data + 16.0 * m * tiles(32 * tuning::kWarps * tuning::wide_items<std::uint32_t, Value>());
-    case multisplit_method::block_wide_digits:
-      return data + 16.0 * m * tiles(32 * tuning::kWarps * wide_digits_items<std::uint32_t, Value>());
     case multisplit_method::block_wide_digits_one:
       return data + 16.0 * m * tiles(32 * tuning::kWarps * digits_one_items<std::uint32_t, Value>(m));
     case multisplit_method::onesweep:
@@ -157,7 +152,7 @@ int main(int argc, char** argv) {
   for (const multisplit_method method : kBenchMethods) wanted.push_back(method_name(method));
   app.add_option("--methods", wanted, "the methods to run (warp only where m <= 32)")
       ->check(CLI::IsMember({"warp", "block_votes", "block_peers", "block_wide_votes", "block_wide_peers",
-                             "block_wide_digits", "block_wide_digits_one", "onesweep"}))
+                             "block_wide_digits_one", "onesweep"}))
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {

@@ -20,10 +20,9 @@
 // `block_wide` (m <= 256: the block method's pre-scan and scan on wider
 // tiles, then a persistent post-scan that loads the next tile by cp.async
 // while it splits the current one; see detail/wide_tile.cuh;
-// `block_wide_digits` ranks its tiles by two 4-bit digit splits instead,
-// detail/wide_digits.cuh; `block_wide_digits_one` by one split of up to 6
-// bits for m <= 64, after a split on the low 1-2 bits in registers above,
-// detail/wide_digits_one.cuh),
+// `block_wide_digits_one` ranks its tiles by per-thread digit counters
+// instead: one split of up to 6 bits, after a split on the low 1-2 bits in
+// registers past m = 64; detail/wide_digits_one.cuh),
 // `onesweep` (m <= 256, fewer than 2^30 items: a histogram pass, then one
 // pass in which each tile ranks its items, gets its per-bucket offsets by
 // decoupled look-back and scatters; see detail/onesweep.cuh), `radix_sort`
@@ -31,7 +30,7 @@
 // 256), and `automatic`: warp for m = 1, block for 2 <= m <= 256 (onesweep
 // from tuning::kOnesweepMinBuckets up, which the H100 measurements put past
 // 256: it loses or ties below; block_wide_digits_one for keys at 2 <= m <=
-// 64 and past 128 and for pairs at 8 <= m <= 64, block_wide for keys
+// 64 and past 128 and for pairs at 8 <= m <= 256, block_wide for keys
 // between, as measured), radix_sort beyond;
 // all set in detail/dispatch.cuh.
 // Offsets alone take the one-sweep histogram pass.
@@ -72,17 +71,14 @@ namespace graphkit {
 /// 5,120 keys or 3,072 pairs arriving by cp.async while the previous tile
 /// is split); m <= 256. block_wide_votes (counts first, then places by
 /// votes) and block_wide_peers (peer-mask ranks) force its warp rank,
-/// which block_wide chooses by m. block_wide_digits is block_wide with
-/// the digit rank (detail/wide_digits.cuh): each tile ordered by two stable
-/// 16-way splits on the bucket id's low then high 4 bits, ranked by
-/// per-thread counters (no votes, no peer masks, no shared atomics); tiles
-/// of 5,120 keys or 2,048 pairs; m <= 256. block_wide_digits_one
-/// (detail/wide_digits_one.cuh) ranks each tile by ONE split on a digit of
-/// ceil(log2 m) bits (at least 4) for m <= 64, with 32 or 64 counters a
-/// thread past 16, on tiles of 5,120 keys or 5,120 / 5,120 / 4,096 pairs at
-/// 4 / 5 / 6 bits; above 64 a stable split on the id's low 1 or 2 bits,
-/// counted in registers, goes before a 6-bit split on the rest (6 bits'
-/// tiles, but 11,264 pairs at 8 bits).
+/// which block_wide chooses by m. block_wide_digits_one is block_wide with
+/// the digit rank (detail/wide_digits_one.cuh): each tile ordered in place
+/// by ONE stable split on a digit of ceil(log2 m) bits (at least 4) for m
+/// <= 64, ranked by 16, 32 or 64 counters a thread (no votes, no peer
+/// masks, no shared atomics), on tiles of 5,120 keys or 5,120 / 5,120 /
+/// 4,096 pairs at 4 / 5 / 6 bits; above 64 a stable split on the id's low 1
+/// or 2 bits, counted in registers, goes before a 6-bit split on the rest
+/// (6 bits' tiles, but 11,264 pairs at 8 bits); m <= 256.
 enum class multisplit_method {
   automatic,
   warp,
@@ -94,7 +90,6 @@ enum class multisplit_method {
   block_wide,
   block_wide_votes,
   block_wide_peers,
-  block_wide_digits,
   block_wide_digits_one,
 };
 

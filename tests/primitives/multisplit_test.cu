@@ -38,21 +38,22 @@ constexpr multisplit_method kAllMethods[] = {multisplit_method::warp,
                                              multisplit_method::block_wide,
                                              multisplit_method::block_wide_votes,
                                              multisplit_method::block_wide_peers,
-                                             multisplit_method::block_wide_digits,
                                              multisplit_method::block_wide_digits_one,
                                              multisplit_method::onesweep,
                                              multisplit_method::radix_sort,
                                              multisplit_method::automatic};
 // The methods that rank tiles with block_multisplit_tile, each warp rank
 // forced or chosen by m, and the wide post-scan with each of its ranks.
-constexpr multisplit_method kTileMethods[] = {
-    multisplit_method::block_votes,       multisplit_method::block_peers,           multisplit_method::block,
-    multisplit_method::block_wide,        multisplit_method::block_wide_votes,      multisplit_method::block_wide_peers,
-    multisplit_method::block_wide_digits, multisplit_method::block_wide_digits_one, multisplit_method::onesweep};
-// The wide post-scan's two warp ranks, forced, and the wide post-scan with the digit rank (two splits, and one
-// wide split up to m = 64).
+constexpr multisplit_method kTileMethods[] = {multisplit_method::block_votes,
+                                              multisplit_method::block_peers,
+                                              multisplit_method::block,
+                                              multisplit_method::block_wide,
+                                              multisplit_method::block_wide_votes,
+                                              multisplit_method::block_wide_peers,
+                                              multisplit_method::block_wide_digits_one,
+                                              multisplit_method::onesweep};
+// The wide post-scan's two warp ranks, forced, and the wide post-scan with the digit rank.
 constexpr multisplit_method kWideMethods[] = {multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
-                                              multisplit_method::block_wide_digits,
                                               multisplit_method::block_wide_digits_one};
 
 // A wide method's tile size at m for 32-bit keys, or pairs of 32-bit words
@@ -63,9 +64,6 @@ std::size_t wide_tile_of(multisplit_method method, std::uint32_t m, bool pairs) 
   const int items = method == multisplit_method::block_wide_digits_one
                         ? (pairs ? multisplit_detail::digits_one_items<std::uint32_t, std::uint32_t>(m)
                                  : multisplit_detail::digits_one_items<std::uint32_t, no_value>(m))
-                    : method == multisplit_method::block_wide_digits
-                        ? (pairs ? multisplit_detail::wide_digits_items<std::uint32_t, std::uint32_t>()
-                                 : multisplit_detail::wide_digits_items<std::uint32_t, no_value>())
                         : (pairs ? tuning::wide_items<std::uint32_t, std::uint32_t>()
                                  : tuning::wide_items<std::uint32_t, no_value>());
   return std::size_t{tuning::kWarps} * 32 * items;
@@ -80,7 +78,6 @@ bool method_takes(multisplit_method method, std::uint32_t m) {
     case multisplit_method::block_wide:
     case multisplit_method::block_wide_votes:
     case multisplit_method::block_wide_peers:
-    case multisplit_method::block_wide_digits:
     case multisplit_method::block_wide_digits_one:
     case multisplit_method::onesweep: return m <= kMultisplitBlockMaxBuckets;
     default: return true;
@@ -98,7 +95,6 @@ const char* name(multisplit_method method) {
     case multisplit_method::block_wide: return "block_wide";
     case multisplit_method::block_wide_votes: return "block_wide_votes";
     case multisplit_method::block_wide_peers: return "block_wide_peers";
-    case multisplit_method::block_wide_digits: return "block_wide_digits";
     case multisplit_method::block_wide_digits_one: return "block_wide_digits_one";
     default: return "automatic";
   }
@@ -316,10 +312,10 @@ TEST(Multisplit, TileRanksOnManyTiles) {
   }
 }
 
-// The wide post-scans (block_wide with each warp rank forced,
-// block_wide_digits and block_wide_digits_one), at every m from 2 to 256,
+// The wide post-scans (block_wide with each warp rank forced, and
+// block_wide_digits_one), at every m from 2 to 256,
 // keys and pairs, uniform and skewed ids: sizes 0 and 1, the method's tile
-// size at m (5,120 keys; 3,072 pairs, 2,048 for block_wide_digits, 5,120 /
+// size at m (5,120 keys; 3,072 pairs, and 5,120 /
 // 5,120 / 4,096 / 4,096 / 11,264 for block_wide_digits_one at 4 / 5 / 6 / 7 / 8 bits) and one either
 // side, several tiles plus a tail, and ids out of range inside warps; functor and precomputed ids (the
 // staged tile carries the ids of bucket_ids_of, and the functor is applied
@@ -349,8 +345,7 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
     }
   }
   // And every edge size of every wide tile at the m where automatic first
-  // hands to block_wide_digits and to block_wide (256 where tuning turns it off), where
-  // block_wide_digits goes from one digit split to two (16, 17), where
+  // hands to block_wide_digits_one and to block_wide (256 where tuning turns it off), where
   // block_wide_digits_one widens its digit (16 / 17: 4 -> 5 bits, 32 / 33:
   // 5 -> 6, 64 / 65: 6 bits -> a 1-bit register split first, 128 / 129: 1
   // -> 2 bits), and at the last (both ranks are forced: where block_wide
@@ -381,8 +376,7 @@ TEST(Multisplit, BlockWideEveryBucketCountAroundTileSizes) {
 // The wide post-scans' persistent blocks split several tiles each, through
 // both cp.async buffers in turn: inputs of several resident waves (a wave is
 // about 132 SMs x 3 blocks x 5,120 keys on an H100), uniform, skewed and
-// Zipf ids, with out-of-range ids; m = 16 and 17 for block_wide_digits's one
-// and two digit splits, and 16 / 17 / 32 / 33 / 64 / 65 / 128 / 256 for
+// Zipf ids, with out-of-range ids; m = 16 / 17 / 32 / 33 / 64 / 65 / 128 / 256 for
 // block_wide_digits_one's 4-, 5- and 6-bit digits and its register split
 // on 1 and 2 low bits.
 TEST(Multisplit, BlockWideManyTilesPerBlock) {
@@ -729,9 +723,8 @@ TEST(Multisplit, BadArgumentsAreErrors) {
   EXPECT_THROW(
       (void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::onesweep),
       error);
-  for (const multisplit_method wide :
-       {multisplit_method::block_wide, multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
-        multisplit_method::block_wide_digits, multisplit_method::block_wide_digits_one})
+  for (const multisplit_method wide : {multisplit_method::block_wide, multisplit_method::block_wide_votes,
+                                       multisplit_method::block_wide_peers, multisplit_method::block_wide_digits_one})
     EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, wide), error);
   // 30-bit look-back counts: refused before anything is read.
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), std::size_t{1} << 30, 4, mod_bucket{4}, ws, nullptr,

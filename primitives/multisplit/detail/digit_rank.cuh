@@ -1,11 +1,8 @@
-// A stable 16-way split of a block's tile by one 4-bit digit, ranked by
-// per-thread counters instead of warp votes or peer masks: the wide
-// post-scan's `block_wide_digits` rank (detail/wide_digits.cuh) runs it
-// twice, low digit then high digit (LSD order), to split by 8-bit bucket ids.
-// digit_counters<Bits> widens the digit to 5 or 6 bits (32 or 64 counters
-// a thread, each warp raking 2 or 4 rows as stripes) for
-// `block_wide_digits_one`'s single split (detail/wide_digits_one.cuh); the
-// 4-bit layout and scan below are the same at every width.
+// A stable split of a block's tile by one digit of 4, 5 or 6 bits, ranked
+// by per-thread counters instead of warp votes or peer masks: the counter
+// split of `block_wide_digits_one` (detail/wide_digits_one.cuh). The 4-bit
+// layout and scan below are the same at every width: 5 and 6 bits give a
+// thread 32 or 64 counters, each warp raking 2 or 4 rows as stripes.
 //
 // Why (bench/NOTES.md multisplit step 19): at m = 128-256 the peer-mask
 // rank costs ~6 shared-memory accesses an item at random words of an m-word
@@ -106,11 +103,12 @@ struct digit_counters {
   /// chunk's first item of that digit. In stripe k warp w rakes row w + 8 k;
   /// lane u its chunks 8u .. 8u+7. rake(k) returns this thread's 8 counts'
   /// sum (both halves packed); the caller block-scans those sums (exclusive,
-  /// in stripe then thread order) and calls lift() with the result, which
+  /// in stripe then thread order) and lifts each stripe with the result
+  /// (lift_stripes), which
   /// reads the 8 counts again rather than hold them in registers across the
   /// block scan (with 20 keys and 20 item words live there, holding them
   /// spilled). Between barriers: the counts are all in before, and nobody
-  /// reads a place before the barrier after lift().
+  /// reads a place before the barrier after the lift.
   __device__ __forceinline__ std::uint32_t rake(int stripe = 0) const {
     const unsigned row = stripe * 8 + threadIdx.x / 32, u = lane_id();
     std::uint32_t sum = 0;
@@ -130,14 +128,6 @@ struct digit_counters {
       word = place;
       place += count;
     }
-  }
-
-  /// One stripe (4 bits): `prefix` is this thread's exclusive block scan of
-  /// rake()'s sums, `all` their total. The high halves follow every
-  /// low-half digit: + the low total.
-  __device__ __forceinline__ void lift(std::uint32_t prefix, std::uint32_t all) {
-    static_assert(kStripes == 1, "wider digits lift by stripes (lift_stripe)");
-    lift_stripe(0, prefix + (all << 16));  // all << 16: the low halves' total, moved to the high half
   }
 };
 

@@ -175,10 +175,8 @@ inline bool digits_for(std::uint32_t m, bool pairs) {
   return (m >= tuning::kDigitsMinBuckets && m <= tuning::kDigitsLowMaxBuckets) || m >= tuning::kDigitsHighMinBuckets;
 }
 
-/// The wide post-scans with the digit rank (one or two splits).
-inline bool is_digits(multisplit_method method) {
-  return method == multisplit_method::block_wide_digits || method == multisplit_method::block_wide_digits_one;
-}
+/// The wide post-scan with the digit rank.
+inline bool is_digits(multisplit_method method) { return method == multisplit_method::block_wide_digits_one; }
 
 /// The methods whose tiles block_multisplit_tile or the wide post-scans split: m <= 256.
 inline bool splits_tiles(multisplit_method method) {
@@ -398,26 +396,6 @@ void wide_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value
   else launch.template operator()<tile_rank::peer_masks>();
 }
 
-/// block_wide with the digit rank (block_wide_digits, detail/wide_digits.cuh):
-/// the same pre-scan and matrix scan on tiles of wide_digits_items(), then
-/// a persistent grid of wide_digits_postscan.
-template <class Key, class Value, class BucketOf>
-void wide_digits_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
-                       std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
-                       cudaStream_t stream, bool offsets_only) {
-  constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
-  constexpr int kItems = wide_digits_items<Key, Value>();
-  constexpr std::size_t kTile = std::size_t{kThreads} * kItems;
-  using storage = wide_digits_storage<kWarps, kItems, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
-  constexpr int kMinBlocks = persistent_min_blocks(sizeof(storage));
-  const std::size_t tiles = (n + kTile - 1) / kTile;
-  const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
-  if (offsets_only || tiles == 0) return;
-  launch_persistent<wide_digits_postscan<kWarps, kItems, kMinBlocks, Key, Value, BucketOf>>(
-      kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
-      tiles);
-}
-
 /// block_wide_digits_one (detail/wide_digits_one.cuh) on IdBits-bit ids:
 /// the pre-scan and matrix scan on tiles of wide_digits_one_items(), then a
 /// persistent grid of wide_digits_one_postscan, which orders each tile by
@@ -481,9 +459,6 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   if (method == multisplit_method::block_wide_digits_one)
     return digits_one_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
                             offsets_only);
-  if (method == multisplit_method::block_wide_digits)
-    return wide_digits_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
-                             offsets_only);
   if (is_wide(method))
     return wide_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only,
                       wide_rank_of(method, m));

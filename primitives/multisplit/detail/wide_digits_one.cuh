@@ -1,6 +1,5 @@
 // The wide post-scan ranked by ONE counter split (method
-// `block_wide_digits_one`, m <= 256; block_wide_digits' two 4-bit splits
-// stay a method of their own): a digit as wide as the bucket id, Bits = 4,
+// `block_wide_digits_one`, m <= 256): a digit as wide as the bucket id, Bits = 4,
 // 5 or 6 for m <= 16, 32, 64, with the per-thread counters of
 // detail/digit_rank.cuh (2^Bits 16-bit counters a thread, a column in the
 // thread's own bank: no atomics, no ballots, the same cost for any id
@@ -14,8 +13,8 @@
 // Past 64 buckets (7- and 8-bit ids) the counters stop at 6 bits: at 7 / 8
 // bits they filled 64 / 128 KB (2 / 1 blocks an SM) and their zero, rake
 // and lift doubled with each bit (keys m = 128 / 256 1.89 / 3.47 ms against
-// two 4-bit splits' 1.77 / 2.04, step 22 (a)); and block_wide_digits'
-// second counter split and third tile buffer put its post-scan at 1,371 /
+// two 4-bit splits' 1.77 / 2.04, step 22 (a)); and session 14's
+// block_wide_digits, two 4-bit counter splits in three tile buffers, ran its post-scan at 1,371 /
 // 1,570 us at m = 128 / 256 against one 6-bit split's 1,040 at m = 64
 // (2^28 keys). So a split on the low 1 or 2 bits goes first, counted in
 // registers: a chunk's 2 or 4 values fit the 8-bit fields of one register
@@ -30,16 +29,15 @@
 // not digit_chunk's (digit_rank.cuh): its block scan runs in thread order,
 // and stability needs chunks in scan order.
 //
-// A tile's path (a split): thread t classifies and counts its chunk (as
-// block_wide_digits' first split); one block scan turns the counts into
+// A tile's path (a split): thread t classifies and counts its chunk; one block scan turns the counts into
 // places (the counter split's also turns the tile's bucket counts into
 // output shifts); each thread then has its chunk's keys (and values) in
 // registers, and after a barrier (every chunk read) stores each item at its
 // place in the same buffer, which then holds the tile in that split's
 // order: two tile buffers, not three, so that the wider counters still
 // leave 3 blocks on an SM (below). Keys are loaded again after the block
-// scan, not held across it (held there, 20 keys spilled in
-// block_wide_digits); pairs, with 128 registers, hold theirs.
+// scan, not held across it (held there, 20 keys spilled in session 14's
+// two-split kernel); pairs, with 128 registers, hold theirs.
 //
 // Shared memory a block, 32-bit keys (20 items, 5,120-key tiles): two
 // tiles 40 KB + counters 8 / 16 / 32 KB + shifts 2^IdBits words: 49.4 /
@@ -97,7 +95,7 @@ struct add_low_counts {
 /// bucket (at most 2^IdBits) the output shift.
 template <int Warps, int Items, int IdBits, class Key, class Value, bool StageBuckets>
 struct wide_digits_one_storage {
-  using tile = typename wide_digits_storage<Warps, Items, Key, Value, StageBuckets>::tile;
+  using tile = digit_tile<Warps, Items, Key, Value, StageBuckets>;
   static constexpr int kBits = counter_bits(IdBits);
   static constexpr int kStripes = digit_counters<kBits>::kStripes;
   tile in[2];
@@ -182,7 +180,7 @@ __device__ __forceinline__ stripe_sums<digit_counters<Bits>::kStripes> rake_stri
 /// the count to the stores: pairs do, their 2 blocks an SM leaving 128
 /// registers a thread (uniform m = 32 / 64 1.118 / 1.167 -> 1.094 / 1.110
 /// ms, session 15). Keys, at 80 registers, read theirs again after the
-/// block scan (held, 20 keys spilled in block_wide_digits).
+/// block scan (held, 20 keys spilled in session 14's two-split kernel).
 template <class Value>
 inline constexpr bool kHoldChunk = kHasValues<Value>;
 

@@ -414,6 +414,20 @@ inline constexpr int kCuckooSearchBudget = 128;
 /// sequential model of it needs at most 190 per insert filling 2^23 slots to
 /// load 0.97, and 330 to 0.98, where 256 fails 3 inserts in 10^6).
 inline constexpr int kCuckooAloneSearchBudget = 256;
+/// The same in the bulk insert's last pass, where one tile settles the
+/// inserts that the parallel passes left, in order, alone: they come after
+/// every other insert of their chunk, into the fullest table any of them
+/// meets, so they need longer searches than the sequential model's. With
+/// every lock of the parallel passes forced busy (kForceBlocked), filling
+/// 2^20 slots to 0.97 at 256 failed about one seed in 17 (an insert found
+/// no path within its budget, and the give-up flag failed the 1,906 after
+/// it). 2,048 is more than a whole search reads (paths of one, two and
+/// three moves from each bucket, each depth reading the shorter paths
+/// again: at most 2 x (8 + 80 + 656) + 1 = 1,489 buckets), so the last
+/// pass fails an insert only where no path of up to three moves exists. Only
+/// the hard inserts spend it: a full table's first failure sets the flag,
+/// after which the rest fail at once.
+inline constexpr int kCuckooSoleSearchBudget = 2048;
 /// Tries of a deferred insert in the bulk insert's second pass whose path was
 /// blocked by other tiles' locks; after the last one (or a try that found no
 /// path) the insert goes to the chunk's last pass, where one tile settles
@@ -1328,7 +1342,7 @@ struct bucketed_cuckoo_ref {
     for (unsigned attempt = 0;; ++attempt) {
       // The last pass reads the flag first: it is alone, so no hot spot, and a full table's leftovers fail at once.
       if (((attempt > 0 || sole) && gave_up(tile)) || !lock_one(tile, b1, true)) return kHashFailed;
-      path_search s{{b1}, 1, kCuckooAloneSearchBudget, false, 0, sole};
+      path_search s{{b1}, 1, sole ? kCuckooSoleSearchBudget : kCuckooAloneSearchBudget, false, 0, sole};
       const auto start = static_cast<unsigned>(Hash{}(static_cast<std::uint32_t>(k) + attempt));
       const std::uint32_t r = insert_alone_locked(tile, k, v, b1, b2, start, s);
       unlock(tile, b1, true);

@@ -156,8 +156,9 @@
 //     another and no slot changes but by this tile, so each insert ends as a
 //     sequential insert into the table of that moment would: it fails only
 //     when no path of up to kMaxEvictionDepth + 1 moves within
-//     kCuckooAloneSearchBudget bucket reads exists, and then sets the give-up
-//     flag. Its list is almost always empty (one launch that reads a count).
+//     kCuckooSoleSearchBudget bucket reads exists (more than a whole search
+//     of such paths reads), and then sets the give-up flag. Its list is
+//     almost always empty (one launch that reads a count).
 //   * The kernel boundaries order passes and chunks: a first pass starts on a
 //     table whose invariants hold (each key once; no tombstone; a key in its
 //     second bucket has a full first bucket), which is all it relies on, and
@@ -195,7 +196,8 @@
 //     and claims meet here, so an acquire after taking a lock, a release
 //     before giving it up, and the copy ordered before the original's end
 //     are all that the rules use; no find or erase reads in between.
-//   * A try reads at most kCuckooAloneSearchBudget buckets; blocked tries and
+//   * A try reads at most kCuckooAloneSearchBudget buckets
+//     (kCuckooSoleSearchBudget in the last pass); blocked tries and
 //     the give-up flag are as in the locked path, except that the flag is read
 //     only by tries that wait (for the lock, or again) or need paths longer
 //     than one move: one word read by every deferred insert would be a hot

@@ -131,24 +131,28 @@ struct digit_counters {
   }
 };
 
-/// A thread's rake sums, one per stripe, and the count of the bucket that
-/// the thread stands for: what one block scan turns into places and shifts.
-template <int Stripes>
-struct stripe_sums {
-  std::uint32_t stripe[Stripes];
-  std::uint32_t bucket;
+/// N 32-bit sums that one block scan carries at once (add_word_sums adds
+/// them word by word).
+template <int N>
+struct word_sums {
+  static constexpr int kWords = N;
+  std::uint32_t word[N];
 };
-struct add_stripe_sums {
-  template <int Stripes>
-  __device__ __forceinline__ stripe_sums<Stripes> operator()(const stripe_sums<Stripes>& a,
-                                                             const stripe_sums<Stripes>& b) const {
-    stripe_sums<Stripes> sum;
+struct add_word_sums {
+  template <int N>
+  __device__ __forceinline__ word_sums<N> operator()(const word_sums<N>& a, const word_sums<N>& b) const {
+    word_sums<N> sum;
 #pragma unroll
-    for (int k = 0; k < Stripes; ++k) sum.stripe[k] = a.stripe[k] + b.stripe[k];
-    sum.bucket = a.bucket + b.bucket;
+    for (int k = 0; k < N; ++k) sum.word[k] = a.word[k] + b.word[k];
     return sum;
   }
 };
+
+/// A thread's rake sums, word k for stripe k, and in word Stripes the count
+/// of the bucket that the thread stands for: what one block scan turns
+/// into places and shifts.
+template <int Stripes>
+using stripe_sums = word_sums<Stripes + 1>;
 
 /// After the block scan of stripe_sums (`prefix` exclusive, `all` the
 /// total): every stripe's places. Stripe k starts after the earlier
@@ -161,12 +165,12 @@ __device__ __forceinline__ void lift_stripes(digit_counters<Bits>& counters,
   constexpr int kStripes = digit_counters<Bits>::kStripes;
   std::uint32_t total = 0;
 #pragma unroll
-  for (int k = 0; k < kStripes; ++k) total += all.stripe[k];
+  for (int k = 0; k < kStripes; ++k) total += all.word[k];
   std::uint32_t before = total << 16;  // the low halves' total, moved to the high half
 #pragma unroll
   for (int k = 0; k < kStripes; ++k) {
-    counters.lift_stripe(k, before + prefix.stripe[k]);
-    before += all.stripe[k];
+    counters.lift_stripe(k, before + prefix.word[k]);
+    before += all.word[k];
   }
 }
 

@@ -75,20 +75,7 @@ constexpr int counter_bits(int id_bits) { return id_bits < 6 ? id_bits : 6; }
 /// block scan takes them: value v in the 16-bit half v % 2 of word v / 2.
 /// The halves never carry into each other: a tile has fewer than 2^16 items.
 template <int LowBits>
-struct low_counts {
-  static constexpr int kWords = LowBits == 2 ? 2 : 1;
-  std::uint32_t word[kWords];
-};
-struct add_low_counts {
-  template <int LowBits>
-  __device__ __forceinline__ low_counts<LowBits> operator()(const low_counts<LowBits>& a,
-                                                            const low_counts<LowBits>& b) const {
-    low_counts<LowBits> sum;
-#pragma unroll
-    for (int k = 0; k < low_counts<LowBits>::kWords; ++k) sum.word[k] = a.word[k] + b.word[k];
-    return sum;
-  }
-};
+using low_counts = word_sums<LowBits == 2 ? 2 : 1>;
 
 /// Shared memory of wide_digits_one_postscan: the cp.async double buffer
 /// (each tile ordered in place, see the header), the counters, and per
@@ -171,8 +158,8 @@ __device__ __forceinline__ stripe_sums<digit_counters<Bits>::kStripes> rake_stri
     const digit_counters<Bits>& counters, std::uint32_t bucket_count) {
   stripe_sums<digit_counters<Bits>::kStripes> sums;
 #pragma unroll
-  for (int k = 0; k < digit_counters<Bits>::kStripes; ++k) sums.stripe[k] = counters.rake(k);
-  sums.bucket = bucket_count;
+  for (int k = 0; k < digit_counters<Bits>::kStripes; ++k) sums.word[k] = counters.rake(k);
+  sums.word[digit_counters<Bits>::kStripes] = bucket_count;
   return sums;
 }
 
@@ -256,10 +243,10 @@ __device__ __forceinline__ void split_by_counters(Storage& s, Tile& in, unsigned
     const stripe_sums<kStripes> mine = rake_stripes(s.counters, threadIdx.x < m ? cell.y : 0u);
     stripe_sums<kStripes> prefix, all, zero{};
     cub::BlockScan<stripe_sums<kStripes>, kThreads, cub::BLOCK_SCAN_WARP_SCANS>(s.scan.digits)
-        .ExclusiveScan(mine, prefix, zero, add_stripe_sums{}, all);
+        .ExclusiveScan(mine, prefix, zero, add_word_sums{}, all);
     lift_stripes(s.counters, prefix, all);
-    if (threadIdx.x < m) s.shift[threadIdx.x] = cell.x - prefix.bucket;
-    if (threadIdx.x == 0) s.total = all.bucket;
+    if (threadIdx.x < m) s.shift[threadIdx.x] = cell.x - prefix.word[kStripes];  // word kStripes: the bucket counts
+    if (threadIdx.x == 0) s.total = all.word[kStripes];
   }
   // Keys: the chunk into registers now, after the block scan (not live
   // across it); the stores below overwrite other threads' chunks.
@@ -299,7 +286,7 @@ __device__ __forceinline__ std::uint32_t split_low_bits(Storage& s, Tile& in, st
   mine.word[0] = __byte_perm(counts, 0, 0x4140);
   if constexpr (kWords == 2) mine.word[1] = __byte_perm(counts, 0, 0x4342);
   cub::BlockScan<low_counts<LowBits>, kThreads, cub::BLOCK_SCAN_WARP_SCANS>(s.scan.low)
-      .ExclusiveScan(mine, prefix, zero, add_low_counts{}, all);
+      .ExclusiveScan(mine, prefix, zero, add_word_sums{}, all);
   // Value v's first place in this chunk: the tile's items of smaller values
   // (those of earlier words, `before`, and for a high half the low half's
   // total, all << 16), then v's in earlier chunks.

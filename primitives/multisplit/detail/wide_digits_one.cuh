@@ -1,43 +1,45 @@
-// The wide post-scan ranked by ONE counter split (method
-// `block_wide_digits_one`, m <= 256): a digit as wide as the bucket id, Bits = 4,
-// 5 or 6 for m <= 16, 32, 64, with the per-thread counters of
-// detail/digit_rank.cuh (2^Bits 16-bit counters a thread, a column in the
-// thread's own bank: no atomics, no ballots, the same cost for any id
-// distribution). Why (bench/NOTES.md multisplit step 21): one 4-bit split
-// ran 1.79-1.91x CUB for uniform and skewed ids at m <= 16, two ran
-// 1.29-1.39x at m = 32-64; a wider digit keeps one split and pays only a
-// longer counter scan (4 x 2^(Bits-1) counter words a thread a tile: zero,
-// rake, lift), 3.2 / 6.4 shared-memory wavefronts per 32 keys at 5 / 6 bits
-// against a split's ~8.5.
+// The wide post-scan ranked by per-thread digit counters (method
+// `block_wide_digits_one`, m <= 256): up to m = 64 ONE counter split on a
+// digit as wide as the bucket id, Bits = 4, 5 or 6 for m <= 16, 32, 64,
+// with the counters of detail/digit_rank.cuh (2^Bits 16-bit counters a
+// thread, a column in the thread's own bank: no atomics, no ballots, the
+// same cost for any id distribution). Why (bench/NOTES.md multisplit step
+// 21): one 4-bit split ran 1.79-1.91x CUB for uniform and skewed ids at m
+// <= 16, two ran 1.29-1.39x at m = 32-64; a wider digit keeps one split and
+// pays only a longer counter scan (4 x 2^(Bits-1) counter words a thread a
+// tile: zero, rake, lift), 3.2 / 6.4 shared-memory wavefronts per 32 keys
+// at 5 / 6 bits against a split's ~8.5.
 //
 // Past 64 buckets (7- and 8-bit ids) the counters stop at 6 bits: at 7 / 8
 // bits they filled 64 / 128 KB (2 / 1 blocks an SM) and their zero, rake
 // and lift doubled with each bit (keys m = 128 / 256 1.89 / 3.47 ms against
-// two 4-bit splits' 1.77 / 2.04, step 22 (a)); and session 14's
-// block_wide_digits, two 4-bit counter splits in three tile buffers, ran its post-scan at 1,371 /
-// 1,570 us at m = 128 / 256 against one 6-bit split's 1,040 at m = 64
-// (2^28 keys). So a split on the low 1 or 2 bits goes first, counted in
-// registers: a chunk's 2 or 4 values fit the 8-bit fields of one register
-// (a chunk has fewer than 256 items), so its count touches no shared
-// memory, and one block scan of one or two words (16-bit halves) gives
-// every place; it costs one more read of the tile (16-byte loads,
-// conflict-free at 20 keys a chunk, 4-way at 16 pairs' 64-byte stride) and
-// one store of each item at its place. The 6-bit counter split on the bits
-// above then finishes the order (LSD: it keeps the first split's order
-// within each of its digits), in place in the same buffer, with 6 bits'
-// storage and tile size. The register split's chunks are in thread order,
-// not digit_chunk's (digit_rank.cuh): its block scan runs in thread order,
-// and stability needs chunks in scan order.
+// two 4-bit splits' 1.77 / 2.04, step 22 (a)). So a split on the low 1 or 2
+// bits goes first, counted in registers: a chunk's 2 or 4 values fit the
+// 8-bit fields of one register (a chunk has fewer than 256 items), so its
+// count touches no shared memory, and one block scan of one or two words
+// (16-bit halves) gives every place; it costs one more read of the tile
+// (16-byte loads, conflict-free at 20 keys or 44 pairs a chunk, 4-way at 7
+// bits' 16 pairs: a 64-byte stride) and one store of each item at its
+// place. The 6-bit counter split on the bits above then finishes the order
+// (LSD: it keeps the first split's order within each of its digits), in
+// place in the same buffer. The register split's chunks are in thread
+// order, not digit_chunk's (digit_rank.cuh): its block scan runs in thread
+// order, and stability needs chunks in scan order. Measured (step 23): for
+// keys as fast as session 14's two 4-bit counter splits in three buffers
+// (block_wide_digits, removed), whose second split cost its per-item work
+// rather than its counters; for pairs far faster (m = 128 uniform 2.65 ->
+// 1.43 ms).
 //
-// A tile's path (a split): thread t classifies and counts its chunk; one block scan turns the counts into
-// places (the counter split's also turns the tile's bucket counts into
-// output shifts); each thread then has its chunk's keys (and values) in
-// registers, and after a barrier (every chunk read) stores each item at its
-// place in the same buffer, which then holds the tile in that split's
-// order: two tile buffers, not three, so that the wider counters still
-// leave 3 blocks on an SM (below). Keys are loaded again after the block
-// scan, not held across it (held there, 20 keys spilled in session 14's
-// two-split kernel); pairs, with 128 registers, hold theirs.
+// A tile's path (each split): thread t classifies and counts its chunk;
+// one block scan turns the counts into places (the counter split's also
+// turns the tile's bucket counts into output shifts); each thread then has
+// its chunk's keys (and values) in registers, and after a barrier (every
+// chunk read) stores each item at its place in the same buffer, which then
+// holds the tile in that split's order: two tile buffers, not three, so
+// that the wider counters still leave 3 blocks on an SM (below). Keys are
+// loaded again after the block scan, not held across it (held there, 20
+// keys spilled in session 14's two-split kernel); pairs, with 128
+// registers, hold theirs.
 //
 // Shared memory a block, 32-bit keys (20 items, 5,120-key tiles): two
 // tiles 40 KB + counters 8 / 16 / 32 KB + shifts 2^IdBits words: 49.4 /
@@ -122,8 +124,8 @@ constexpr int wide_digits_one_blocks() {
 /// KB reserved a block) and, with bucket bytes staged (StageBuckets), still
 /// fits one block's 227 KB: 20 for 32-bit keys at every width; pairs of
 /// 32-bit words 20 / 20 / 16 / 16 at 4 / 5 / 6 / 7 bits (7 bits: 6 bits'
-/// counters, and the 512 B of shifts still fit), 44 at 8 (40 staged). At 2 and 3
-/// blocks, 24 items were measured no faster (session 15).
+/// counters, and the 512 B of shifts still fit), 44 at 8 (40 staged). At 2
+/// and 3 blocks, 24 items were measured no faster (session 15).
 template <class Key, class Value, int IdBits, bool StageBuckets = false>
 constexpr int wide_digits_one_items() {
   constexpr std::size_t bytes = sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0);
@@ -165,8 +167,8 @@ __device__ __forceinline__ stripe_sums<digit_counters<Bits>::kStripes> rake_stri
 
 /// Whether a thread holds its chunk's keys and values in registers from
 /// the count to the stores: pairs do, their 2 blocks an SM leaving 128
-/// registers a thread (uniform m = 32 / 64 1.118 / 1.167 -> 1.094 / 1.110
-/// ms, session 15). Keys, at 80 registers, read theirs again after the
+/// registers a thread (1 block at 8 bits: 255) (uniform m = 32 / 64 1.118 /
+/// 1.167 -> 1.094 / 1.110 ms, session 15). Keys, at 80 registers, read theirs again after the
 /// block scan (held, 20 keys spilled in session 14's two-split kernel).
 template <class Value>
 inline constexpr bool kHoldChunk = kHasValues<Value>;

@@ -138,9 +138,10 @@ struct tuning_sm90 {
   /// 16, with the low-bit register split past 64 (bench/NOTES.md multisplit
   /// step 23): m = 128 uniform / skewed block 1.813 / 1.165 -> 1.426 / 1.363
   /// (the worse of the two 0.86x -> 1.09x CUB), m = 256 2.588 / 1.391 ->
-  /// 1.510 / 1.573 (0.68x -> 0.93x). Skewed ids alone would keep block
-  /// (and a costly bucket functor: at m = 65, key % m, block 1.392 / 1.083
-  /// against 1.720 / 1.331, the digit rank applying it three times).
+  /// 1.510 / 1.573 (0.68x -> 0.93x). Skewed ids alone would keep block,
+  /// and so would a costly bucket functor, which the digit rank applies
+  /// three times (key % m: at m = 65 block 1.392 / 1.083 against 1.720 /
+  /// 1.331, at m = 129 1.746 / 1.205 against 2.402 / 1.524).
   static constexpr std::uint32_t kDigitsPairsMinBuckets = 8;
   /// block_wide's warp rank: votes (counts first, vote_place) from this m
   /// up, peer masks below: THE place to set from multisplit_bench's

@@ -6,9 +6,12 @@
 // persistent post-scan, with each warp rank), block_wide_digits_one (the
 // wide post-scan ranking tiles by per-thread digit counters: one split of
 // up to 6 bits for m <= 64; above, a register split on the low 1-2 bits,
-// then one of 6 bits), onesweep; `(auto)` marks the one `automatic` takes
-// at this m and size; onesweep ranks as `block` does at that m). --methods picks some of them. Every row's output is
-// checked against the radix sort's (all are stable), so no figure comes from a wrong answer.
+// then one of 6 bits), block_wide_spread (one count, then the device picks
+// block_wide_peers' or the digit rank's post-scan by the ids' spread),
+// onesweep (ranking as `block` does at that m); `(auto)` marks the one
+// `automatic` takes at this m and size. --methods picks some of them.
+// Every row's output is checked against the radix sort's (all are
+// stable), so no figure comes from a wrong answer.
 //
 // Bytes a method moves (the "% of copy bw" column; n items, m buckets):
 //   data: a key is read twice (histogram or pre-scan, then the split) and
@@ -18,7 +21,8 @@
 //   matrix, scan it in and out and read it back (16 m B per unit; units of
 //   256 items for warp, 2,048 for block, 5,120 keys or 3,072 pairs for
 //   block_wide_votes / _peers, 5,120 keys or 5,120 / 5,120 / 4,096 / 4,096 / 11,264 pairs
-//   at m <= 16 / 32 / 64 / 128 / 256 for block_wide_digits_one); onesweep zeroes,
+//   at m <= 16 / 32 / 64 / 128 / 256 for block_wide_digits_one; block_wide_spread
+//   has block_wide's for keys, the digit rank's for pairs); onesweep zeroes,
 //   publishes and reads m look-back words per tile (12 m B per tile of 4,096 keys or
 //   2,048 pairs).
 // "bound vs CUB": CUB's time over the data bytes alone (12 B a key, 20 a
@@ -27,7 +31,7 @@
 //
 //   multisplit_bench [--log-keys 28] [--log-pairs 27] [--reps 10] [--buckets 2 4 ... 256]
 //                    [--methods warp block_votes block_peers block_wide_votes block_wide_peers
-//                               block_wide_digits_one onesweep]
+//                               block_wide_digits_one block_wide_spread onesweep]
 #include <CLI/CLI.hpp>
 
 #include <thrust/device_ptr.h>
@@ -49,10 +53,15 @@ namespace {
 
 using namespace graphkit;
 
-struct uniform_bucket {  // keys are random, so their low bits (or residues) are uniform
+// Keys are random, so their low bits (power-of-2 m) or key * m / 2^32 are
+// uniform ids: one instruction either way, as CUB sorts ids computed before
+// its clock starts. key % m (an integer division, 20-30 instructions) made
+// the digit rank, which applies the functor three times, look slower than
+// the ids make it (bench/NOTES.md multisplit step 24).
+struct uniform_bucket {
   std::uint32_t m;
   __host__ __device__ std::uint32_t operator()(std::uint32_t key) const {
-    return (m & (m - 1)) == 0 ? key & (m - 1) : key % m;
+    return (m & (m - 1)) == 0 ? key & (m - 1) : static_cast<std::uint32_t>((std::uint64_t{key} * m) >> 32);
   }
 };
 struct skewed_bucket {  // leading zeros of a random key: bucket b has probability 2^-(b+1)
@@ -85,29 +94,14 @@ __global__ void unpack_pairs(const std::uint64_t* in, std::size_t n, std::uint32
 
 int bits_for(std::uint32_t m) { return m <= 1 ? 1 : 32 - __builtin_clz(m - 1); }
 
-const char* method_name(multisplit_method method) {
-  switch (method) {
-    case multisplit_method::warp: return "warp";
-    case multisplit_method::block: return "block";
-    case multisplit_method::onesweep: return "onesweep";
-    case multisplit_method::radix_sort: return "radix_sort";
-    case multisplit_method::block_votes: return "block_votes";
-    case multisplit_method::block_peers: return "block_peers";
-    case multisplit_method::block_wide: return "block_wide";
-    case multisplit_method::block_wide_votes: return "block_wide_votes";
-    case multisplit_method::block_wide_peers: return "block_wide_peers";
-    case multisplit_method::block_wide_digits_one: return "block_wide_digits_one";
-    default: return "automatic";
-  }
-}
-
-/// The methods a row can show, by the names method_name() gives them.
+/// The methods a row can show, by their multisplit_method_name.
 constexpr multisplit_method kBenchMethods[] = {multisplit_method::warp,
                                                multisplit_method::block_votes,
                                                multisplit_method::block_peers,
                                                multisplit_method::block_wide_votes,
                                                multisplit_method::block_wide_peers,
                                                multisplit_method::block_wide_digits_one,
+                                               multisplit_method::block_wide_spread,
                                                multisplit_method::onesweep};
 
 /// Bytes `method` moves for n 32-bit keys (or pairs of 32-bit key and value)
@@ -130,6 +124,9 @@ double bytes_moved(multisplit_method method, std::size_t n, std::uint32_t m) {
       return data + 16.0 * m * tiles(32 * tuning::kWarps * tuning::wide_items<std::uint32_t, Value>());
     case multisplit_method::block_wide_digits_one:
       return data + 16.0 * m * tiles(32 * tuning::kWarps * digits_one_items<std::uint32_t, Value>(m));
+    case multisplit_method::block_wide_spread:  // block_wide's tiles for keys, the digit rank's for pairs
+      return bytes_moved<Value>(
+          kHasValues<Value> ? multisplit_method::block_wide_digits_one : multisplit_method::block_wide_peers, n, m);
     case multisplit_method::onesweep:
       return data + 12.0 * m * tiles(32 * tuning::kWarps * tuning::onesweep_items<std::uint32_t, Value>());
     default: return data;
@@ -149,10 +146,10 @@ int main(int argc, char** argv) {
   app.add_option("--log-pairs", log_pairs)->capture_default_str();
   app.add_option("--reps", reps)->capture_default_str();
   std::vector<std::string> wanted;
-  for (const multisplit_method method : kBenchMethods) wanted.push_back(method_name(method));
+  for (const multisplit_method method : kBenchMethods) wanted.push_back(multisplit_method_name(method));
+  const std::vector<std::string> names = wanted;
   app.add_option("--methods", wanted, "the methods to run (warp only where m <= 32)")
-      ->check(CLI::IsMember({"warp", "block_votes", "block_peers", "block_wide_votes", "block_wide_peers",
-                             "block_wide_digits_one", "onesweep"}))
+      ->check(CLI::IsMember(names))
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {
@@ -206,7 +203,7 @@ int main(int argc, char** argv) {
         const char* id_kind = skewed ? "skewed" : "uniform";
         std::vector<multisplit_method> methods;
         for (const multisplit_method method : kBenchMethods)
-          if (std::find(wanted.begin(), wanted.end(), method_name(method)) != wanted.end() &&
+          if (std::find(wanted.begin(), wanted.end(), multisplit_method_name(method)) != wanted.end() &&
               (method != multisplit_method::warp || m <= kMultisplitWarpMaxBuckets))
             methods.push_back(method);
 
@@ -225,7 +222,7 @@ int main(int argc, char** argv) {
               thrust::equal(thrust::device, out.data(), out.data() + n, ref.data()) && ws.out_of_range_count() == 0;
           all_ok = all_ok && ok;
           std::printf("| 2^%d keys | %u | %s | %s%s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %.2fx | %s |\n", log_keys,
-                      m, id_kind, method_name(method), method == chosen ? " (auto)" : "", ms, n / ms / 1e6,
+                      m, id_kind, multisplit_method_name(method), method == chosen ? " (auto)" : "", ms, n / ms / 1e6,
                       100.0 * (bytes_moved<multisplit_detail::no_value>(method, n, m) / ms / 1e6) / copy_gbs, cub,
                       cub / ms, bound_vs(cub, n, false), ok ? "ok" : "WRONG");
         }
@@ -263,7 +260,7 @@ int main(int argc, char** argv) {
                            thrust::equal(thrust::device, values_out.data(), values_out.data() + np, work.data());
           all_ok = all_ok && pok;
           std::printf("| 2^%d pairs | %u | %s | %s%s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %.2fx | %s |\n", log_pairs,
-                      m, id_kind, method_name(method), method == pair_chosen ? " (auto)" : "", pms, np / pms / 1e6,
+                      m, id_kind, multisplit_method_name(method), method == pair_chosen ? " (auto)" : "", pms, np / pms / 1e6,
                       100.0 * (bytes_moved<std::uint32_t>(method, np, m) / pms / 1e6) / copy_gbs, pcub, pcub / pms,
                       bound_vs(pcub, np, true), pok ? "ok" : "WRONG");
         }

@@ -22,7 +22,9 @@
 // while it splits the current one; see detail/wide_tile.cuh;
 // `block_wide_digits_one` ranks its tiles by per-thread digit counters
 // instead: one split of up to 6 bits, after a split on the low 1-2 bits in
-// registers past m = 64; detail/wide_digits_one.cuh),
+// registers past m = 64; detail/wide_digits_one.cuh;
+// `block_wide_spread` counts once and lets the device pick between the two
+// post-scans by how concentrated the ids are),
 // `onesweep` (m <= 256, fewer than 2^30 items: a histogram pass, then one
 // pass in which each tile ranks its items, gets its per-bucket offsets by
 // decoupled look-back and scatters; see detail/onesweep.cuh), `radix_sort`
@@ -30,8 +32,8 @@
 // 256), and `automatic`: warp for m = 1, block for 2 <= m <= 256 (onesweep
 // from tuning::kOnesweepMinBuckets up, which the H100 measurements put past
 // 256: it loses or ties below; block_wide_digits_one for keys at 2 <= m <=
-// 64 and past 128 and for pairs at 8 <= m <= 256, block_wide for keys
-// between, as measured), radix_sort beyond;
+// 64 and for pairs at 8 <= m <= 256, block_wide_spread for keys past 64,
+// as measured), radix_sort beyond;
 // all set in detail/dispatch.cuh.
 // Offsets alone take the one-sweep histogram pass.
 //
@@ -79,6 +81,12 @@ namespace graphkit {
 /// 4,096 pairs at 4 / 5 / 6 bits; above 64 a stable split on the id's low 1
 /// or 2 bits, counted in registers, goes before a 6-bit split on the rest
 /// (6 bits' tiles, but 11,264 pairs at 8 bits); m <= 256.
+/// block_wide_spread (keys) runs one pre-scan and matrix scan on 5,120-key
+/// tiles, the tiles of both post-scans, then the peer-mask post-scan where
+/// the ids are concentrated (few effective buckets, from the offsets) and
+/// the digit rank elsewhere, chosen on the device so that the host never
+/// waits; pairs, whose two post-scans tile differently, take
+/// block_wide_digits_one; m <= 256.
 enum class multisplit_method {
   automatic,
   warp,
@@ -91,7 +99,28 @@ enum class multisplit_method {
   block_wide_votes,
   block_wide_peers,
   block_wide_digits_one,
+  block_wide_spread,
 };
+
+/// The method's name as written above ("automatic", "block_wide_peers", ...):
+/// for benchmark rows, test traces and command-line choices.
+constexpr const char* multisplit_method_name(multisplit_method method) {
+  switch (method) {
+    case multisplit_method::automatic: return "automatic";
+    case multisplit_method::warp: return "warp";
+    case multisplit_method::block: return "block";
+    case multisplit_method::radix_sort: return "radix_sort";
+    case multisplit_method::onesweep: return "onesweep";
+    case multisplit_method::block_votes: return "block_votes";
+    case multisplit_method::block_peers: return "block_peers";
+    case multisplit_method::block_wide: return "block_wide";
+    case multisplit_method::block_wide_votes: return "block_wide_votes";
+    case multisplit_method::block_wide_peers: return "block_wide_peers";
+    case multisplit_method::block_wide_digits_one: return "block_wide_digits_one";
+    case multisplit_method::block_wide_spread: return "block_wide_spread";
+  }
+  return "unknown";
+}
 
 /// Largest m the warp and block methods take; radix_sort takes any m < 2^32.
 inline constexpr std::uint32_t kMultisplitWarpMaxBuckets = 32;
@@ -121,6 +150,7 @@ class multisplit_workspace {
   device_buffer<std::uint32_t> out_of_range_;       ///< one counter
   device_buffer<std::uint32_t> onesweep_counters_;  ///< onesweep: bucket totals, block and tile counters
   device_buffer<std::uint32_t> lookback_;           ///< onesweep: m look-back words per tile
+  device_buffer<std::uint32_t> spread_choice_;      ///< block_wide_spread: the post-scan chosen
 };
 
 /// Adapts precomputed bucket ids (one per key) to the bucket-functor slot:

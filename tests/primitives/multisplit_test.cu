@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
 
@@ -39,6 +40,7 @@ constexpr multisplit_method kAllMethods[] = {multisplit_method::warp,
                                              multisplit_method::block_wide_votes,
                                              multisplit_method::block_wide_peers,
                                              multisplit_method::block_wide_digits_one,
+                                             multisplit_method::block_wide_spread,
                                              multisplit_method::onesweep,
                                              multisplit_method::radix_sort,
                                              multisplit_method::automatic};
@@ -51,17 +53,23 @@ constexpr multisplit_method kTileMethods[] = {multisplit_method::block_votes,
                                               multisplit_method::block_wide_votes,
                                               multisplit_method::block_wide_peers,
                                               multisplit_method::block_wide_digits_one,
+                                              multisplit_method::block_wide_spread,
                                               multisplit_method::onesweep};
-// The wide post-scan's two warp ranks, forced, and the wide post-scan with the digit rank.
+// The wide post-scan's two warp ranks, forced, the wide post-scan with the
+// digit rank, and the one that chooses between peer masks and digits.
 constexpr multisplit_method kWideMethods[] = {multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
-                                              multisplit_method::block_wide_digits_one};
+                                              multisplit_method::block_wide_digits_one,
+                                              multisplit_method::block_wide_spread};
 
 // A wide method's tile size at m for 32-bit keys, or pairs of 32-bit words
-// (block_wide_digits_one's depends on m: its digit width).
+// (block_wide_digits_one's depends on m: its digit width; block_wide_spread
+// takes block_wide's for keys and the digit rank's for pairs).
 std::size_t wide_tile_of(multisplit_method method, std::uint32_t m, bool pairs) {
   using multisplit_detail::no_value;
   using multisplit_detail::tuning;
-  const int items = method == multisplit_method::block_wide_digits_one
+  const bool digits = method == multisplit_method::block_wide_digits_one ||
+                      (pairs && method == multisplit_method::block_wide_spread);
+  const int items = digits
                         ? (pairs ? multisplit_detail::digits_one_items<std::uint32_t, std::uint32_t>(m)
                                  : multisplit_detail::digits_one_items<std::uint32_t, no_value>(m))
                         : (pairs ? tuning::wide_items<std::uint32_t, std::uint32_t>()
@@ -79,24 +87,9 @@ bool method_takes(multisplit_method method, std::uint32_t m) {
     case multisplit_method::block_wide_votes:
     case multisplit_method::block_wide_peers:
     case multisplit_method::block_wide_digits_one:
+    case multisplit_method::block_wide_spread:
     case multisplit_method::onesweep: return m <= kMultisplitBlockMaxBuckets;
     default: return true;
-  }
-}
-
-const char* name(multisplit_method method) {
-  switch (method) {
-    case multisplit_method::warp: return "warp";
-    case multisplit_method::block: return "block";
-    case multisplit_method::radix_sort: return "radix_sort";
-    case multisplit_method::onesweep: return "onesweep";
-    case multisplit_method::block_votes: return "block_votes";
-    case multisplit_method::block_peers: return "block_peers";
-    case multisplit_method::block_wide: return "block_wide";
-    case multisplit_method::block_wide_votes: return "block_wide_votes";
-    case multisplit_method::block_wide_peers: return "block_wide_peers";
-    case multisplit_method::block_wide_digits_one: return "block_wide_digits_one";
-    default: return "automatic";
   }
 }
 
@@ -178,7 +171,7 @@ std::vector<std::uint32_t> offsets_of_async(std::uint32_t m, Split split) {
 // [0, m) go through the async calls, which must count and drop them.
 void check_split(const std::vector<std::uint32_t>& ids, std::uint32_t m, multisplit_method method, bool pairs,
                  bool precomputed, multisplit_workspace& ws) {
-  SCOPED_TRACE(std::string(name(method)) + (pairs ? " pairs" : " keys") + (precomputed ? " precomputed ids" : "") +
+  SCOPED_TRACE(std::string(multisplit_method_name(method)) + (pairs ? " pairs" : " keys") + (precomputed ? " precomputed ids" : "") +
                ", m " + std::to_string(m) + ", n " + std::to_string(ids.size()));
   const std::size_t n = ids.size();
   const std::vector<std::uint32_t> keys = encode(ids);
@@ -423,6 +416,50 @@ TEST(Multisplit, DigitsOneLowBitSplitOnAFewTiles) {
   }
 }
 
+// block_wide_spread chooses its post-scan on the device from the offsets:
+// the peer masks where the ids' effective bucket count (n^2 over the sum
+// of the squared bucket counts) is below kConcentratedBuckets, the digit
+// rank elsewhere. The word it wrote is compared with the same rule on the
+// model's offsets, and the output with the model, for uniform, skewed, Zipf
+// and one-bucket ids and for mixtures of uniform ids and bucket 0 in a
+// random proportion (either side of the threshold), on a few tiles.
+TEST(Multisplit, SpreadChoosesItsPostScanByHowConcentratedTheIdsAre) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  int peer_masks_chosen = 0, digit_rank_chosen = 0;
+  for (const std::uint32_t m : {2u, 65u, 128u, 129u, 256u}) {
+    const std::size_t tile = wide_tile_of(multisplit_method::block_wide_spread, m, false);
+    const std::size_t n = 3 * tile + rng() % tile;
+    for (const pattern p : {pattern::uniform, pattern::skewed, pattern::zipf, pattern::one_bucket, pattern::uniform,
+                            pattern::uniform}) {
+      auto ids = make_ids(n, m, p, rng);
+      if (p == pattern::uniform && rng() % 2 == 0) {  // a share of the ids moved to bucket 0
+        const std::uint64_t moved = rng() % 1000;
+        for (auto& id : ids)
+          if (rng() % 1000 < moved) id = 0;
+      }
+      spoil_ids(ids, m, 400, rng);
+      check_split(ids, m, multisplit_method::block_wide_spread, false, p == pattern::skewed, ws);
+      if (HasFatalFailure()) return;
+      const std::vector<std::uint32_t> offsets = stable_split(ids, m).offsets;
+      double squares = 0;
+      for (std::uint32_t b = 0; b < m; ++b) squares += std::pow(double(offsets[b + 1] - offsets[b]), 2);
+      const double effective = std::pow(double(offsets[m]), 2) / squares;
+      if (std::abs(effective - multisplit_detail::kConcentratedBuckets) < 0.01) continue;  // rounding decides
+      const bool concentrated = effective < multisplit_detail::kConcentratedBuckets;
+      const std::uint32_t choice = ws.spread_choice_.to_host()[0];
+      EXPECT_EQ(choice, concentrated ? multisplit_detail::kPeerMasksChosen : multisplit_detail::kDigitRankChosen)
+          << "m " << m << ", " << effective << " effective buckets";
+      ++(concentrated ? peer_masks_chosen : digit_rank_chosen);
+    }
+  }
+  EXPECT_GT(peer_masks_chosen, 0);
+  EXPECT_GT(digit_rank_chosen, 0);
+}
+
 TEST(Multisplit, PrecomputedIdsAndOffsetsOnly) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
@@ -452,7 +489,7 @@ TEST(Multisplit, OutOfRangeIdsAreReportedAndNeverWritten) {
     const std::vector<std::uint32_t> keys = encode(ids);
     for (const multisplit_method method : kAllMethods) {
       if (!method_takes(method, m)) continue;
-      SCOPED_TRACE(std::string(name(method)) + ", m " + std::to_string(m));
+      SCOPED_TRACE(std::string(multisplit_method_name(method)) + ", m " + std::to_string(m));
       constexpr std::size_t kGuard = 256;
       device_buffer<std::uint32_t> d_keys{std::span<const std::uint32_t>(keys)}, d_out(keys.size() + kGuard);
       d_out.fill_bytes(0xcd);
@@ -490,7 +527,7 @@ TEST(Multisplit, UnalignedInputEveryMethod) {
     // chunks and any other tile item by item.
     for (const multisplit_method method : kAllMethods) {
       if (!method_takes(method, m)) continue;
-      SCOPED_TRACE(std::string(name(method)) + ", m " + std::to_string(m));
+      SCOPED_TRACE(std::string(multisplit_method_name(method)) + ", m " + std::to_string(m));
       const auto offsets =
           multisplit_keys(d_keys.data() + 1, d_out.data(), keys.size(), m, top_bits_bucket{}, ws, nullptr, method);
       EXPECT_EQ(offsets, expected.offsets);
@@ -525,7 +562,7 @@ TEST(Multisplit, UnalignedPairsOfWordStructsEveryMethod) {
     const model expected = stable_split(ids, m);
     for (const multisplit_method method : kAllMethods) {
       if (!method_takes(method, m)) continue;
-      SCOPED_TRACE(std::string(name(method)) + ", m " + std::to_string(m));
+      SCOPED_TRACE(std::string(multisplit_method_name(method)) + ", m " + std::to_string(m));
       EXPECT_EQ(multisplit_pairs(d_keys.data(), values, d_keys_out.data(), values_out, n, m, top_bits_bucket{}, ws,
                                  nullptr, method),
                 expected.offsets);
@@ -558,7 +595,7 @@ TEST(Multisplit, SixtyFourBitKeysWithValues) {
     }
     for (const multisplit_method method : kAllMethods) {
       if (!method_takes(method, m)) continue;
-      SCOPED_TRACE(std::string(name(method)) + ", m " + std::to_string(m));
+      SCOPED_TRACE(std::string(multisplit_method_name(method)) + ", m " + std::to_string(m));
       device_buffer<std::uint64_t> d_keys{std::span<const std::uint64_t>(keys)}, d_keys_out(n);
       device_buffer<std::uint32_t> d_values{std::span<const std::uint32_t>(values)}, d_values_out(n);
       const auto offsets = multisplit_pairs(d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n,
@@ -724,7 +761,8 @@ TEST(Multisplit, BadArgumentsAreErrors) {
       (void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::onesweep),
       error);
   for (const multisplit_method wide : {multisplit_method::block_wide, multisplit_method::block_wide_votes,
-                                       multisplit_method::block_wide_peers, multisplit_method::block_wide_digits_one})
+                                       multisplit_method::block_wide_peers, multisplit_method::block_wide_digits_one,
+                                       multisplit_method::block_wide_spread})
     EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, wide), error);
   // 30-bit look-back counts: refused before anything is read.
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), std::size_t{1} << 30, 4, mod_bucket{4}, ws, nullptr,

@@ -107,11 +107,16 @@ struct tuning_sm90 {
   static constexpr std::uint32_t kWideMinBuckets = 8;
   static constexpr bool kWidePairs = false;
   /// `automatic` takes block_wide_digits_one for keys alone at
-  /// kDigitsMinBuckets <= m <= kDigitsLowMaxBuckets (one split of a 4-, 5-
+  /// kDigitsMinBuckets <= m <= kDigitsMaxBuckets (one split of a 4-, 5-
   /// or 6-bit digit: counters a thread, no atomics, so skewed ids cost
-  /// nothing) and from kDigitsHighMinBuckets up (a register split of the
-  /// low 2 bits, then the 6-bit split); block_wide_peers between, where the
-  /// digit rank loses on skewed ids. Measured (H100, session 14, same runs,
+  /// nothing) and block_wide_spread from kSpreadMinBuckets up, where the
+  /// digit rank (a register split of the low 1-2 bits, then the 6-bit
+  /// split) wins on ids spread over more than ~112 buckets and the peer
+  /// masks on fewer (kConcentratedBuckets has the figures): session 17,
+  /// block_wide_spread against session 16's choice, same run (ms): uniform
+  /// m = 128 1.896 (peers) -> 1.743, skewed m = 256 2.091 (digits) ->
+  /// 1.849, skewed m = 129 / 192 1.853 / 1.955 -> 1.674 / 1.726. Measured
+  /// (H100, session 14, same runs,
   /// 2^28 keys, ratio to CUB; automatic's choice before -> digit rank):
   /// uniform m = 4 / 8 / 16 1.53 / 1.85 / 1.91 -> 1.91 / 1.91 / 1.90,
   /// skewed 1.52 / 1.45 / 1.44 -> 1.82 / 1.81 / 1.77; m = 32 / 64 (one 5- /
@@ -125,8 +130,8 @@ struct tuning_sm90 {
   /// m = 128 uniform / skewed 1.778 / 1.844 -> 1.774 / 1.812 ms (peers 1.864
   /// / 1.670, kept there), m = 256 2.039 / 2.053 -> 2.067 / 2.064.
   static constexpr std::uint32_t kDigitsMinBuckets = 2;
-  static constexpr std::uint32_t kDigitsLowMaxBuckets = 64;
-  static constexpr std::uint32_t kDigitsHighMinBuckets = 129;
+  static constexpr std::uint32_t kDigitsMaxBuckets = 64;
+  static constexpr std::uint32_t kSpreadMinBuckets = 65;
   /// `automatic` takes block_wide_digits_one for pairs from
   /// kDigitsPairsMinBuckets up (2 blocks an SM of 5,120 / 5,120 / 4,096 /
   /// 4,096-pair tiles at 4 / 5 / 6 / 7 bits, 1 block of 11,264 at 8), block
@@ -173,11 +178,13 @@ inline bool is_wide(multisplit_method method) {
 /// alone or for pairs.
 inline bool digits_for(std::uint32_t m, bool pairs) {
   if (pairs) return m >= tuning::kDigitsPairsMinBuckets;
-  return (m >= tuning::kDigitsMinBuckets && m <= tuning::kDigitsLowMaxBuckets) || m >= tuning::kDigitsHighMinBuckets;
+  return m >= tuning::kDigitsMinBuckets && m <= tuning::kDigitsMaxBuckets;
 }
 
-/// The wide post-scan with the digit rank.
-inline bool is_digits(multisplit_method method) { return method == multisplit_method::block_wide_digits_one; }
+/// The wide post-scan with the digit rank, alone or as block_wide_spread's choice.
+inline bool is_digits(multisplit_method method) {
+  return method == multisplit_method::block_wide_digits_one || method == multisplit_method::block_wide_spread;
+}
 
 /// The methods whose tiles block_multisplit_tile or the wide post-scans split: m <= 256.
 inline bool splits_tiles(multisplit_method method) {
@@ -225,6 +232,7 @@ inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std:
            : m > kMultisplitBlockMaxBuckets                                 ? multisplit_method::radix_sort
            : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems      ? multisplit_method::onesweep
            : digits_for(m, pairs)                                           ? multisplit_method::block_wide_digits_one
+           : !pairs && m >= tuning::kSpreadMinBuckets                       ? multisplit_method::block_wide_spread
            : m >= tuning::kWideMinBuckets && (!pairs || tuning::kWidePairs) ? wide_with_rank(m)
                                                                             : block_with_rank(m);
   if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)
@@ -370,6 +378,28 @@ void launch_persistent(int threads, std::size_t bytes, std::size_t tiles, cudaSt
   GRAPHKIT_CHECK_LAUNCH();
 }
 
+/// block_wide's post-scan on the scanned matrix of its tiles (wide_items),
+/// with the warp rank `rank`: a persistent grid of wide_postscan (as many
+/// blocks as stay resident, at most one per tile), which needs more than
+/// the 48 KB of static shared memory. `gate`: see post_scan_gate.
+template <class Key, class Value, class BucketOf>
+void wide_post(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+               std::uint32_t m, BucketOf bucket_of, const std::uint32_t* histogram, std::size_t tiles,
+               cudaStream_t stream, tile_rank rank, post_scan_gate gate) {
+  constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
+  constexpr int kItems = tuning::wide_items<Key, Value>();
+  using storage = wide_storage<kWarps, kItems, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  constexpr int kMinBlocks = persistent_min_blocks(sizeof(storage));
+  // One kernel per warp rank, each with its own attribute and occupancy.
+  const auto launch = [&]<tile_rank How>() {
+    launch_persistent<wide_postscan<kWarps, kItems, kMinBlocks, How, Key, Value, BucketOf>>(
+        kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
+        tiles, gate);
+  };
+  if (rank == tile_rank::votes) launch.template operator()<tile_rank::votes>();
+  else launch.template operator()<tile_rank::peer_masks>();
+}
+
 /// The block method with the wide post-scan (block_wide, detail/wide_tile.cuh):
 /// the pre-scan and the matrix scan on tiles of tuning::wide_items(), then
 /// a persistent grid of wide_postscan (as many blocks as stay resident,
@@ -379,65 +409,112 @@ template <class Key, class Value, class BucketOf>
 void wide_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                 std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
                 cudaStream_t stream, bool offsets_only, tile_rank rank) {
-  constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
   constexpr int kItems = tuning::wide_items<Key, Value>();
-  constexpr std::size_t kTile = std::size_t{kThreads} * kItems;
-  using storage = wide_storage<kWarps, kItems, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
-  constexpr int kMinBlocks = persistent_min_blocks(sizeof(storage));
-  const std::size_t tiles = (n + kTile - 1) / kTile;
+  const std::size_t tiles = blocks_for(n, tuning::kWarps * 32 * kItems);
   const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
   if (offsets_only || tiles == 0) return;
-  // One kernel per warp rank, each with its own attribute and occupancy.
-  const auto launch = [&]<tile_rank How>() {
-    launch_persistent<wide_postscan<kWarps, kItems, kMinBlocks, How, Key, Value, BucketOf>>(
-        kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
-        tiles);
-  };
-  if (rank == tile_rank::votes) launch.template operator()<tile_rank::votes>();
-  else launch.template operator()<tile_rank::peer_masks>();
+  wide_post(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, tiles, stream, rank, {});
 }
 
-/// block_wide_digits_one (detail/wide_digits_one.cuh) on IdBits-bit ids:
-/// the pre-scan and matrix scan on tiles of wide_digits_one_items(), then a
-/// persistent grid of wide_digits_one_postscan, which orders each tile by
-/// one counter split on a digit of up to 6 bits, after a register split on
-/// the low bits past 6.
+/// Calls f.template operator()<IdBits>() at block_wide_digits_one's width
+/// at m, digits_one_bits(m), as a compile-time constant.
+template <class F>
+void at_digit_width(std::uint32_t m, F&& f) {
+  switch (digits_one_bits(m)) {
+    case 4: return f.template operator()<4>();
+    case 5: return f.template operator()<5>();
+    case 6: return f.template operator()<6>();
+    case 7: return f.template operator()<7>();
+    default: return f.template operator()<8>();
+  }
+}
+
+/// block_wide_digits_one's items per thread on IdBits-bit ids (staged
+/// bucket bytes count against pairs' 8-bit tiles).
 template <int IdBits, class Key, class Value, class BucketOf>
-void wide_digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
-                           std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
-                           cudaStream_t stream, bool offsets_only) {
+constexpr int digits_one_items_for() {
+  return wide_digits_one_items<Key, Value, IdBits, std::is_same_v<BucketOf, bucket_ids_of>>();
+}
+
+/// block_wide_digits_one's post-scan (detail/wide_digits_one.cuh) on
+/// IdBits-bit ids, on the scanned matrix of its tiles
+/// (digits_one_items_for): a persistent grid of wide_digits_one_postscan,
+/// which orders each tile by one counter split on a digit of up to 6 bits,
+/// after a register split on the low bits past 6. `gate`: see post_scan_gate.
+template <int IdBits, class Key, class Value, class BucketOf>
+void wide_digits_one_post(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                          std::uint32_t m, BucketOf bucket_of, const std::uint32_t* histogram, std::size_t tiles,
+                          cudaStream_t stream, post_scan_gate gate) {
   constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
-  constexpr bool kStageBuckets = std::is_same_v<BucketOf, bucket_ids_of>;
-  constexpr int kItems = wide_digits_one_items<Key, Value, IdBits, kStageBuckets>();
-  constexpr std::size_t kTile = std::size_t{kThreads} * kItems;
-  using storage = wide_digits_one_storage<kWarps, kItems, IdBits, Key, Value, kStageBuckets>;
+  constexpr int kItems = digits_one_items_for<IdBits, Key, Value, BucketOf>();
+  using storage =
+      wide_digits_one_storage<kWarps, kItems, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
   // At most the blocks it is sized for: 4-bit keys' 48 KB would allow 4, but
   // their 64-register cap spilled 20 bytes (20 item words and 20 keys live
   // at the stores).
   constexpr int kMinBlocks = std::min(persistent_min_blocks(sizeof(storage)), wide_digits_one_blocks<Value, IdBits>());
-  const std::size_t tiles = (n + kTile - 1) / kTile;
-  const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
-  if (offsets_only || tiles == 0) return;
   launch_persistent<wide_digits_one_postscan<kWarps, kItems, IdBits, kMinBlocks, Key, Value, BucketOf>>(
       kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
-      tiles);
+      tiles, gate);
 }
 
-/// block_wide_digits_one: at the width digits_one_bits(m) (m <= 256, as resolve() checks).
+/// block_wide_digits_one at the width digits_one_bits(m) (m <= 256, as
+/// resolve() checks): the pre-scan and matrix scan on its tiles, then its
+/// post-scan.
 template <class Key, class Value, class BucketOf>
 void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                       std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
                       cudaStream_t stream, bool offsets_only) {
-  const auto split = [&]<int IdBits>() {
-    wide_digits_one_split<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
-                                  offsets_only);
-  };
-  switch (digits_one_bits(m)) {
-    case 4: return split.template operator()<4>();
-    case 5: return split.template operator()<5>();
-    case 6: return split.template operator()<6>();
-    case 7: return split.template operator()<7>();
-    default: return split.template operator()<8>();
+  at_digit_width(m, [&]<int IdBits>() {
+    constexpr int kItems = digits_one_items_for<IdBits, Key, Value, BucketOf>();
+    const std::size_t tiles = blocks_for(n, tuning::kWarps * 32 * kItems);
+    const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
+    if (offsets_only || tiles == 0) return;
+    wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, tiles, stream,
+                                 post_scan_gate{});
+  });
+}
+
+/// Whether block_wide's and block_wide_digits_one's tiles are the same at
+/// every width, so that one matrix serves both post-scans.
+template <class Key, class Value, class BucketOf>
+constexpr bool wide_and_digits_tiles_agree() {
+  constexpr int wide = tuning::wide_items<Key, Value>();
+  return wide == digits_one_items_for<4, Key, Value, BucketOf>() &&
+         wide == digits_one_items_for<5, Key, Value, BucketOf>() &&
+         wide == digits_one_items_for<6, Key, Value, BucketOf>() &&
+         wide == digits_one_items_for<7, Key, Value, BucketOf>() &&
+         wide == digits_one_items_for<8, Key, Value, BucketOf>();
+}
+
+/// block_wide_spread: one pre-scan and matrix scan, then the post-scan
+/// that suits the ids, chosen on the device from the offsets
+/// (choose_by_spread): block_wide's peer masks for concentrated ids,
+/// block_wide_digits_one otherwise. Both are launched; the one not chosen
+/// returns at once (a few microseconds), so the host never waits for the
+/// counts. Where the two methods' tiles differ (pairs: the digit rank's
+/// are larger than the peer masks' storage allows) it is
+/// block_wide_digits_one.
+template <class Key, class Value, class BucketOf>
+void spread_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                  std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
+                  cudaStream_t stream, bool offsets_only) {
+  if constexpr (!wide_and_digits_tiles_agree<Key, Value, BucketOf>()) {
+    digits_one_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
+  } else {
+    constexpr int kItems = tuning::wide_items<Key, Value>();
+    const std::size_t tiles = blocks_for(n, tuning::kWarps * 32 * kItems);
+    const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
+    if (offsets_only || tiles == 0) return;
+    std::uint32_t* choice = ws.scratch(ws.spread_choice_, 1);
+    choose_by_spread<<<1, kMultisplitTileMaxBuckets, 0, stream>>>(offsets, m, choice);
+    GRAPHKIT_CHECK_LAUNCH();
+    wide_post(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, tiles, stream,
+              tile_rank::peer_masks, post_scan_gate{choice, kPeerMasksChosen});
+    at_digit_width(m, [&]<int IdBits>() {
+      wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, tiles,
+                                   stream, post_scan_gate{choice, kDigitRankChosen});
+    });
   }
 }
 
@@ -457,6 +534,8 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   if (automatic && !offsets_only && (method == multisplit_method::onesweep || is_wide(method) || is_digits(method)) &&
       n <= kBlockTile)
     method = block_with_rank(m);
+  if (method == multisplit_method::block_wide_spread)
+    return spread_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
   if (method == multisplit_method::block_wide_digits_one)
     return digits_one_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
                             offsets_only);

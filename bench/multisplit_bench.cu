@@ -260,9 +260,9 @@ int main(int argc, char** argv) {
                            thrust::equal(thrust::device, values_out.data(), values_out.data() + np, work.data());
           all_ok = all_ok && pok;
           std::printf("| 2^%d pairs | %u | %s | %s%s | %.3f | %.1f | %.0f%% | %.3f | %.2fx | %.2fx | %s |\n", log_pairs,
-                      m, id_kind, multisplit_method_name(method), method == pair_chosen ? " (auto)" : "", pms, np / pms / 1e6,
-                      100.0 * (bytes_moved<std::uint32_t>(method, np, m) / pms / 1e6) / copy_gbs, pcub, pcub / pms,
-                      bound_vs(pcub, np, true), pok ? "ok" : "WRONG");
+                      m, id_kind, multisplit_method_name(method), method == pair_chosen ? " (auto)" : "", pms,
+                      np / pms / 1e6, 100.0 * (bytes_moved<std::uint32_t>(method, np, m) / pms / 1e6) / copy_gbs, pcub,
+                      pcub / pms, bound_vs(pcub, np, true), pok ? "ok" : "WRONG");
         }
       }
     }

@@ -63,17 +63,16 @@ constexpr multisplit_method kWideMethods[] = {multisplit_method::block_wide_vote
 
 // A wide method's tile size at m for 32-bit keys, or pairs of 32-bit words
 // (block_wide_digits_one's depends on m: its digit width; block_wide_spread
-// takes block_wide's for keys and the digit rank's for pairs).
+// has block_wide's for keys, and is block_wide_digits_one for pairs).
 std::size_t wide_tile_of(multisplit_method method, std::uint32_t m, bool pairs) {
   using multisplit_detail::no_value;
   using multisplit_detail::tuning;
-  const bool digits = method == multisplit_method::block_wide_digits_one ||
-                      (pairs && method == multisplit_method::block_wide_spread);
-  const int items = digits
-                        ? (pairs ? multisplit_detail::digits_one_items<std::uint32_t, std::uint32_t>(m)
-                                 : multisplit_detail::digits_one_items<std::uint32_t, no_value>(m))
-                        : (pairs ? tuning::wide_items<std::uint32_t, std::uint32_t>()
-                                 : tuning::wide_items<std::uint32_t, no_value>());
+  const bool digits =
+      method == multisplit_method::block_wide_digits_one || (pairs && method == multisplit_method::block_wide_spread);
+  const int items = digits ? (pairs ? multisplit_detail::digits_one_items<std::uint32_t, std::uint32_t>(m)
+                                    : multisplit_detail::digits_one_items<std::uint32_t, no_value>(m))
+                           : (pairs ? tuning::wide_items<std::uint32_t, std::uint32_t>()
+                                    : tuning::wide_items<std::uint32_t, no_value>());
   return std::size_t{tuning::kWarps} * 32 * items;
 }
 
@@ -171,8 +170,9 @@ std::vector<std::uint32_t> offsets_of_async(std::uint32_t m, Split split) {
 // [0, m) go through the async calls, which must count and drop them.
 void check_split(const std::vector<std::uint32_t>& ids, std::uint32_t m, multisplit_method method, bool pairs,
                  bool precomputed, multisplit_workspace& ws) {
-  SCOPED_TRACE(std::string(multisplit_method_name(method)) + (pairs ? " pairs" : " keys") + (precomputed ? " precomputed ids" : "") +
-               ", m " + std::to_string(m) + ", n " + std::to_string(ids.size()));
+  SCOPED_TRACE(std::string(multisplit_method_name(method)) + (pairs ? " pairs" : " keys") +
+               (precomputed ? " precomputed ids" : "") + ", m " + std::to_string(m) + ", n " +
+               std::to_string(ids.size()));
   const std::size_t n = ids.size();
   const std::vector<std::uint32_t> keys = encode(ids);
   std::vector<std::uint32_t> values(n);
@@ -416,25 +416,38 @@ TEST(Multisplit, DigitsOneLowBitSplitOnAFewTiles) {
   }
 }
 
-// block_wide_spread chooses its post-scan on the device from the offsets:
-// the peer masks where the ids' effective bucket count (n^2 over the sum
-// of the squared bucket counts) is below kConcentratedBuckets, the digit
-// rank elsewhere. The word it wrote is compared with the same rule on the
-// model's offsets, and the output with the model, for uniform, skewed, Zipf
-// and one-bucket ids and for mixtures of uniform ids and bucket 0 in a
-// random proportion (either side of the threshold), on a few tiles.
+// The effective bucket count of the valid ids among `ids`: n^2 over the
+// sum of the squared bucket counts.
+double effective_buckets(const std::vector<std::uint32_t>& ids, std::uint32_t m) {
+  std::vector<double> counts(m);
+  for (const std::uint32_t id : ids)
+    if (id < m) ++counts[id];
+  double total = 0, squares = 0;
+  for (const double c : counts) total += c, squares += c * c;
+  return total * total / squares;
+}
+
+// block_wide_spread chooses its post-scan for keys on the device, from the
+// counted offsets: the peer masks below tuning's kSpreadPeersBelow
+// effective buckets, the digit rank from there up. The word it wrote is
+// compared with the same rule on the host, and the output with the model,
+// for uniform, skewed, Zipf and one-bucket ids and for mixtures of uniform
+// ids and bucket 0 in a random proportion (either side of the threshold),
+// on a few tiles, functor and precomputed ids, ids out of range. Pairs
+// take the digit rank (checked with every wide method elsewhere).
 TEST(Multisplit, SpreadChoosesItsPostScanByHowConcentratedTheIdsAre) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
   std::mt19937_64 rng(seed);
   multisplit_workspace ws;
-  int peer_masks_chosen = 0, digit_rank_chosen = 0;
+  using multisplit_detail::tuning;
+  int chosen[2] = {};  // [peer masks]
   for (const std::uint32_t m : {2u, 65u, 128u, 129u, 256u}) {
     const std::size_t tile = wide_tile_of(multisplit_method::block_wide_spread, m, false);
     const std::size_t n = 3 * tile + rng() % tile;
-    for (const pattern p : {pattern::uniform, pattern::skewed, pattern::zipf, pattern::one_bucket, pattern::uniform,
-                            pattern::uniform}) {
+    for (const pattern p :
+         {pattern::uniform, pattern::skewed, pattern::zipf, pattern::one_bucket, pattern::uniform, pattern::uniform}) {
       auto ids = make_ids(n, m, p, rng);
       if (p == pattern::uniform && rng() % 2 == 0) {  // a share of the ids moved to bucket 0
         const std::uint64_t moved = rng() % 1000;
@@ -444,20 +457,17 @@ TEST(Multisplit, SpreadChoosesItsPostScanByHowConcentratedTheIdsAre) {
       spoil_ids(ids, m, 400, rng);
       check_split(ids, m, multisplit_method::block_wide_spread, false, p == pattern::skewed, ws);
       if (HasFatalFailure()) return;
-      const std::vector<std::uint32_t> offsets = stable_split(ids, m).offsets;
-      double squares = 0;
-      for (std::uint32_t b = 0; b < m; ++b) squares += std::pow(double(offsets[b + 1] - offsets[b]), 2);
-      const double effective = std::pow(double(offsets[m]), 2) / squares;
-      if (std::abs(effective - multisplit_detail::kConcentratedBuckets) < 0.01) continue;  // rounding decides
-      const bool concentrated = effective < multisplit_detail::kConcentratedBuckets;
-      const std::uint32_t choice = ws.spread_choice_.to_host()[0];
-      EXPECT_EQ(choice, concentrated ? multisplit_detail::kPeerMasksChosen : multisplit_detail::kDigitRankChosen)
+      const double effective = effective_buckets(ids, m);
+      if (std::abs(effective - tuning::kSpreadPeersBelow) < 0.01) continue;  // rounding decides
+      const bool peer_masks = effective < tuning::kSpreadPeersBelow;
+      EXPECT_EQ(ws.spread_choice_.to_host()[0],
+                peer_masks ? multisplit_detail::kPeerMasksChosen : multisplit_detail::kDigitRankChosen)
           << "m " << m << ", " << effective << " effective buckets";
-      ++(concentrated ? peer_masks_chosen : digit_rank_chosen);
+      ++chosen[peer_masks];
     }
   }
-  EXPECT_GT(peer_masks_chosen, 0);
-  EXPECT_GT(digit_rank_chosen, 0);
+  EXPECT_GT(chosen[false], 0);
+  EXPECT_GT(chosen[true], 0);
 }
 
 TEST(Multisplit, PrecomputedIdsAndOffsetsOnly) {
@@ -760,9 +770,9 @@ TEST(Multisplit, BadArgumentsAreErrors) {
   EXPECT_THROW(
       (void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, multisplit_method::onesweep),
       error);
-  for (const multisplit_method wide : {multisplit_method::block_wide, multisplit_method::block_wide_votes,
-                                       multisplit_method::block_wide_peers, multisplit_method::block_wide_digits_one,
-                                       multisplit_method::block_wide_spread})
+  for (const multisplit_method wide :
+       {multisplit_method::block_wide, multisplit_method::block_wide_votes, multisplit_method::block_wide_peers,
+        multisplit_method::block_wide_digits_one, multisplit_method::block_wide_spread})
     EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), 0, 257, mod_bucket{257}, ws, nullptr, wide), error);
   // 30-bit look-back counts: refused before anything is read.
   EXPECT_THROW((void)multisplit_keys(d.data(), d.data(), std::size_t{1} << 30, 4, mod_bucket{4}, ws, nullptr,

@@ -14,6 +14,7 @@
 #include "primitives/common/launch.hpp"
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/onesweep.cuh"
+#include "primitives/multisplit/detail/spread_choice.cuh"
 #include "primitives/multisplit/detail/wide_digits.cuh"
 #include "primitives/multisplit/detail/wide_digits_one.cuh"
 #include "primitives/multisplit/detail/wide_tile.cuh"
@@ -132,6 +133,15 @@ struct tuning_sm90 {
   static constexpr std::uint32_t kDigitsMinBuckets = 2;
   static constexpr std::uint32_t kDigitsMaxBuckets = 64;
   static constexpr std::uint32_t kSpreadMinBuckets = 65;
+  /// block_wide_spread takes the peer masks below this many effective
+  /// buckets (detail/spread_choice.cuh), the digit rank from it up: THE
+  /// place to set from multisplit_bench's block_wide_peers and
+  /// block_wide_digits_one rows. Measured (H100, 2^28 keys, session
+  /// 17, ms, peers / digits): uniform m = 65 1.445 / 1.799, 96 1.522 /
+  /// 1.820, 128 1.896 / 1.744, 129 1.841 / 1.871, 192 2.229 / 1.996, 256
+  /// 2.473 / 2.084; skewed (3 effective) m = 65..256 peers ahead by 8-14%.
+  /// So between 96 and 128.
+  static constexpr double kSpreadPeersBelow = 112;
   /// `automatic` takes block_wide_digits_one for pairs from
   /// kDigitsPairsMinBuckets up (2 blocks an SM of 5,120 / 5,120 / 4,096 /
   /// 4,096-pair tiles at 4 / 5 / 6 / 7 bits, 1 block of 11,264 at 8), block
@@ -381,11 +391,11 @@ void launch_persistent(int threads, std::size_t bytes, std::size_t tiles, cudaSt
 /// block_wide's post-scan on the scanned matrix of its tiles (wide_items),
 /// with the warp rank `rank`: a persistent grid of wide_postscan (as many
 /// blocks as stay resident, at most one per tile), which needs more than
-/// the 48 KB of static shared memory. `gate`: see post_scan_gate.
+/// the 48 KB of static shared memory. `gate`: see choice_gate.
 template <class Key, class Value, class BucketOf>
 void wide_post(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                std::uint32_t m, BucketOf bucket_of, const std::uint32_t* histogram, std::size_t tiles,
-               cudaStream_t stream, tile_rank rank, post_scan_gate gate) {
+               cudaStream_t stream, tile_rank rank, choice_gate gate) {
   constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
   constexpr int kItems = tuning::wide_items<Key, Value>();
   using storage = wide_storage<kWarps, kItems, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
@@ -440,15 +450,14 @@ constexpr int digits_one_items_for() {
 /// IdBits-bit ids, on the scanned matrix of its tiles
 /// (digits_one_items_for): a persistent grid of wide_digits_one_postscan,
 /// which orders each tile by one counter split on a digit of up to 6 bits,
-/// after a register split on the low bits past 6. `gate`: see post_scan_gate.
+/// after a register split on the low bits past 6. `gate`: see choice_gate.
 template <int IdBits, class Key, class Value, class BucketOf>
 void wide_digits_one_post(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                           std::uint32_t m, BucketOf bucket_of, const std::uint32_t* histogram, std::size_t tiles,
-                          cudaStream_t stream, post_scan_gate gate) {
+                          cudaStream_t stream, choice_gate gate) {
   constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
   constexpr int kItems = digits_one_items_for<IdBits, Key, Value, BucketOf>();
-  using storage =
-      wide_digits_one_storage<kWarps, kItems, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  using storage = wide_digits_one_storage<kWarps, kItems, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
   // At most the blocks it is sized for: 4-bit keys' 48 KB would allow 4, but
   // their 64-register cap spilled 20 bytes (20 item words and 20 keys live
   // at the stores).
@@ -471,7 +480,7 @@ void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out,
     const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
     if (offsets_only || tiles == 0) return;
     wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, tiles, stream,
-                                 post_scan_gate{});
+                                 choice_gate{});
   });
 }
 
@@ -487,35 +496,45 @@ constexpr bool wide_and_digits_tiles_agree() {
          wide == digits_one_items_for<8, Key, Value, BucketOf>();
 }
 
-/// block_wide_spread: one pre-scan and matrix scan, then the post-scan
-/// that suits the ids, chosen on the device from the offsets
-/// (choose_by_spread): block_wide's peer masks for concentrated ids,
-/// block_wide_digits_one otherwise. Both are launched; the one not chosen
-/// returns at once (a few microseconds), so the host never waits for the
-/// counts. Where the two methods' tiles differ (pairs: the digit rank's
-/// are larger than the peer masks' storage allows) it is
-/// block_wide_digits_one.
+/// block_wide_spread (detail/spread_choice.cuh): block_wide's peer-mask
+/// post-scan for concentrated ids, block_wide_digits_one's elsewhere. The
+/// device chooses and both post-scans are launched, each behind a
+/// choice_gate, so that the host never waits for the ids (the one not
+/// chosen returns at once). Keys: one pre-scan and matrix scan serve both
+/// (their tiles agree), and the choice comes from its offsets.
+template <class Key, class Value, class BucketOf>
+void spread_split_one_count(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                            std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
+                            cudaStream_t stream, bool offsets_only) {
+  static_assert(wide_and_digits_tiles_agree<Key, Value, BucketOf>());
+  constexpr int kItems = tuning::wide_items<Key, Value>();
+  const std::size_t tiles = blocks_for(n, tuning::kWarps * 32 * kItems);
+  const std::uint32_t* matrix = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
+  if (offsets_only || tiles == 0) return;
+  std::uint32_t* choice = ws.scratch(ws.spread_choice_, 1);
+  choose_by_spread<<<1, kChoiceThreads, 0, stream>>>(offsets, m, tuning::kSpreadPeersBelow, choice);
+  GRAPHKIT_CHECK_LAUNCH();
+  wide_post(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, stream, tile_rank::peer_masks,
+            choice_gate{choice, kPeerMasksChosen});
+  at_digit_width(m, [&]<int IdBits>() {
+    wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, stream,
+                                 choice_gate{choice, kDigitRankChosen});
+  });
+}
+
+/// block_wide_spread: spread_split_one_count where the two post-scans'
+/// tiles agree (keys); block_wide_digits_one where they do not (pairs: the
+/// digit rank's tiles are larger than the peer masks' storage allows, and
+/// a choice made before two counts cost 40-90 us a call, bench/NOTES.md
+/// multisplit step 24).
 template <class Key, class Value, class BucketOf>
 void spread_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                   std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
                   cudaStream_t stream, bool offsets_only) {
-  if constexpr (!wide_and_digits_tiles_agree<Key, Value, BucketOf>()) {
-    digits_one_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
-  } else {
-    constexpr int kItems = tuning::wide_items<Key, Value>();
-    const std::size_t tiles = blocks_for(n, tuning::kWarps * 32 * kItems);
-    const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
-    if (offsets_only || tiles == 0) return;
-    std::uint32_t* choice = ws.scratch(ws.spread_choice_, 1);
-    choose_by_spread<<<1, kMultisplitTileMaxBuckets, 0, stream>>>(offsets, m, choice);
-    GRAPHKIT_CHECK_LAUNCH();
-    wide_post(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, tiles, stream,
-              tile_rank::peer_masks, post_scan_gate{choice, kPeerMasksChosen});
-    at_digit_width(m, [&]<int IdBits>() {
-      wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, tiles,
-                                   stream, post_scan_gate{choice, kDigitRankChosen});
-    });
-  }
+  if constexpr (wide_and_digits_tiles_agree<Key, Value, BucketOf>())
+    spread_split_one_count(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
+                           offsets_only);
+  else digits_one_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
 }
 
 template <class Key, class Value, class BucketOf>

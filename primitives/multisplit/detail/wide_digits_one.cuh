@@ -360,7 +360,7 @@ template <int Warps, int Items, int IdBits, int MinBlocks, class Key, class Valu
 __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     wide_digits_one_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
                              std::size_t n, std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned,
-                             std::size_t tiles, post_scan_gate gate) {
+                             std::size_t tiles, choice_gate gate) {
   static_assert(Warps * 32 >= (1 << IdBits), "one bucket a thread for the shifts");
   if (gate.closed()) return;  // every block alike: before any barrier
   using storage = wide_digits_one_storage<Warps, Items, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;

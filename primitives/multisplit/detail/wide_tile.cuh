@@ -37,7 +37,6 @@
 // matrix base of each bucket.
 #pragma once
 
-#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
 #include <cstddef>
@@ -45,6 +44,7 @@
 #include <type_traits>
 
 #include "primitives/multisplit/detail/block_rank.cuh"
+#include "primitives/multisplit/detail/choice_gate.cuh"
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/tile_load.cuh"
 #include "primitives/multisplit/detail/warp_rank.cuh"
@@ -146,52 +146,6 @@ __device__ __forceinline__ void write_in_bucket_order(const Staged& staged, cons
   }
 }
 
-/// A post-scan launched beside another on the same matrix, to run only
-/// where a word the device wrote (choose_by_spread) has the value `when`:
-/// the host cannot know which without waiting for the counts. Open (no
-/// word) for a post-scan launched alone.
-struct post_scan_gate {
-  const std::uint32_t* choice = nullptr;
-  std::uint32_t when = 0;
-  [[nodiscard]] __device__ bool closed() const { return choice != nullptr && *choice != when; }
-};
-
-/// Effective buckets (n^2 over the sum of the squared bucket counts) below
-/// which block_wide_spread takes the peer masks: uniform ids over m
-/// buckets have m, the bench's skewed ids (bucket b with probability
-/// 2^-(b+1)) 3, Zipf ids (1 / (b + 1)) about 23 at m = 256. The peer
-/// masks' cost grows with the distinct buckets a warp's 32 items meet; the
-/// digit rank's (two splits past 64 buckets) does not. Measured (H100,
-/// 2^28 keys, session 17, ms, peers against digits): uniform m = 65 1.445
-/// / 1.799, 96 1.522 / 1.820, 128 1.896 / 1.744, 129 1.841 / 1.871, 192
-/// 2.229 / 1.996, 256 2.473 / 2.084; skewed m = 65..256 peers ahead by
-/// 8-14%. So set between 96 and 128 (bench/NOTES.md multisplit step 24).
-/// The measure is global: ids sorted into long runs count as spread
-/// though every warp meets one bucket.
-inline constexpr double kConcentratedBuckets = 112;
-
-/// choose_by_spread's answers, the `when` of each post-scan's gate.
-inline constexpr std::uint32_t kDigitRankChosen = 0, kPeerMasksChosen = 1;
-
-/// Writes kPeerMasksChosen into `choice` when the ids are concentrated
-/// (kConcentratedBuckets, from the offsets: bucket b holds offsets[b + 1] -
-/// offsets[b] items), else kDigitRankChosen. One block of 256 threads; m <= 256.
-__global__ void __launch_bounds__(kMultisplitTileMaxBuckets)
-    choose_by_spread(const std::uint32_t* offsets, std::uint32_t m, std::uint32_t* choice) {
-  using reduce = cub::BlockReduce<double, kMultisplitTileMaxBuckets>;
-  __shared__ typename reduce::TempStorage temp;
-  double square = 0;
-  if (threadIdx.x < m) {
-    const double count = offsets[threadIdx.x + 1] - offsets[threadIdx.x];
-    square = count * count;
-  }
-  const double squares = reduce(temp).Sum(square);
-  if (threadIdx.x == 0) {
-    const double n = offsets[m];
-    *choice = n * n < kConcentratedBuckets * squares ? kPeerMasksChosen : kDigitRankChosen;
-  }
-}
-
 /// Splits tile t, already in `in` (and visible to every thread): rank,
 /// stage in bucket order, write. `base`: this thread's bucket's output index
 /// for the tile (threads < m). How: tile_rank::peer_masks ranks by
@@ -276,7 +230,7 @@ template <int Warps, int Items, int MinBlocks, tile_rank How, class Key, class V
 __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     wide_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                   std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t tiles,
-                  post_scan_gate gate) {
+                  choice_gate gate) {
   static_assert(Warps * 32 >= kMultisplitTileMaxBuckets, "wide_bucket_starts takes one bucket a thread");
   if (gate.closed()) return;  // every block alike: before any barrier
   using storage = wide_storage<Warps, Items, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;

@@ -21,8 +21,8 @@
 //   matrix, scan it in and out and read it back (16 m B per unit; units of
 //   256 items for warp, 2,048 for block, 5,120 keys or 3,072 pairs for
 //   block_wide_votes / _peers, 5,120 keys or 5,120 / 5,120 / 4,096 / 4,096 / 11,264 pairs
-//   at m <= 16 / 32 / 64 / 128 / 256 for block_wide_digits_one; block_wide_spread
-//   has block_wide's for keys, the digit rank's for pairs); onesweep zeroes,
+//   at m <= 16 / 32 / 64 / 128 / 256 for block_wide_digits_one and
+//   block_wide_spread); onesweep zeroes,
 //   publishes and reads m look-back words per tile (12 m B per tile of 4,096 keys or
 //   2,048 pairs).
 // "bound vs CUB": CUB's time over the data bytes alone (12 B a key, 20 a
@@ -124,9 +124,8 @@ double bytes_moved(multisplit_method method, std::size_t n, std::uint32_t m) {
       return data + 16.0 * m * tiles(32 * tuning::kWarps * tuning::wide_items<std::uint32_t, Value>());
     case multisplit_method::block_wide_digits_one:
       return data + 16.0 * m * tiles(32 * tuning::kWarps * digits_one_items<std::uint32_t, Value>(m));
-    case multisplit_method::block_wide_spread:  // block_wide's tiles for keys, the digit rank's for pairs
-      return bytes_moved<Value>(
-          kHasValues<Value> ? multisplit_method::block_wide_digits_one : multisplit_method::block_wide_peers, n, m);
+    case multisplit_method::block_wide_spread:  // the digit rank's matrix
+      return bytes_moved<Value>(multisplit_method::block_wide_digits_one, n, m);
     case multisplit_method::onesweep:
       return data + 12.0 * m * tiles(32 * tuning::kWarps * tuning::onesweep_items<std::uint32_t, Value>());
     default: return data;

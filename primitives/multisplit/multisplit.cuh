@@ -32,8 +32,8 @@
 // 256), and `automatic`: warp for m = 1, block for 2 <= m <= 256 (onesweep
 // from tuning::kOnesweepMinBuckets up, which the H100 measurements put past
 // 256: it loses or ties below; block_wide_digits_one for keys at 2 <= m <=
-// 64 and for pairs at 8 <= m <= 256, block_wide_spread for keys past 64,
-// as measured), radix_sort beyond;
+// 64 and for pairs at 8 <= m <= 64, block_wide_spread past 64, as
+// measured), radix_sort beyond;
 // all set in detail/dispatch.cuh.
 // Offsets alone take the one-sweep histogram pass.
 //
@@ -81,12 +81,11 @@ namespace graphkit {
 /// 4,096 pairs at 4 / 5 / 6 bits; above 64 a stable split on the id's low 1
 /// or 2 bits, counted in registers, goes before a 6-bit split on the rest
 /// (6 bits' tiles, but 11,264 pairs at 8 bits); m <= 256.
-/// block_wide_spread (keys) runs one pre-scan and matrix scan on 5,120-key
-/// tiles, the tiles of both post-scans, then the peer-mask post-scan where
-/// the ids are concentrated (few effective buckets, from the offsets) and
-/// the digit rank elsewhere, chosen on the device so that the host never
-/// waits; pairs, whose two post-scans tile differently, take
-/// block_wide_digits_one; m <= 256.
+/// block_wide_spread runs block_wide_digits_one's pre-scan and matrix scan,
+/// then the peer-mask post-scan where the ids are concentrated (few
+/// effective buckets, from the offsets; each digit tile split as 1-4 tiles
+/// of the peer masks' size) and the digit rank elsewhere, chosen on the
+/// device so that the host never waits; m <= 256.
 enum class multisplit_method {
   automatic,
   warp,

@@ -63,12 +63,12 @@ constexpr multisplit_method kWideMethods[] = {multisplit_method::block_wide_vote
 
 // A wide method's tile size at m for 32-bit keys, or pairs of 32-bit words
 // (block_wide_digits_one's depends on m: its digit width; block_wide_spread
-// has block_wide's for keys, and is block_wide_digits_one for pairs).
+// counts on the same tiles).
 std::size_t wide_tile_of(multisplit_method method, std::uint32_t m, bool pairs) {
   using multisplit_detail::no_value;
   using multisplit_detail::tuning;
   const bool digits =
-      method == multisplit_method::block_wide_digits_one || (pairs && method == multisplit_method::block_wide_spread);
+      method == multisplit_method::block_wide_digits_one || method == multisplit_method::block_wide_spread;
   const int items = digits ? (pairs ? multisplit_detail::digits_one_items<std::uint32_t, std::uint32_t>(m)
                                     : multisplit_detail::digits_one_items<std::uint32_t, no_value>(m))
                            : (pairs ? tuning::wide_items<std::uint32_t, std::uint32_t>()
@@ -427,14 +427,15 @@ double effective_buckets(const std::vector<std::uint32_t>& ids, std::uint32_t m)
   return total * total / squares;
 }
 
-// block_wide_spread chooses its post-scan for keys on the device, from the
-// counted offsets: the peer masks below tuning's kSpreadPeersBelow
-// effective buckets, the digit rank from there up. The word it wrote is
-// compared with the same rule on the host, and the output with the model,
-// for uniform, skewed, Zipf and one-bucket ids and for mixtures of uniform
-// ids and bucket 0 in a random proportion (either side of the threshold),
-// on a few tiles, functor and precomputed ids, ids out of range. Pairs
-// take the digit rank (checked with every wide method elsewhere).
+// block_wide_spread chooses its post-scan on the device, from the counted
+// offsets: the peer masks below tuning's kSpreadPeersBelow (keys) or
+// kSpreadPairsPeersBelow (pairs) effective buckets, the digit rank from
+// there up. The word it wrote is compared with the same rule on the host,
+// and the output with the model, for uniform, skewed, Zipf and one-bucket
+// ids and for mixtures of uniform ids and bucket 0 in a random proportion
+// (either side of the thresholds), on a few tiles (the peer masks split
+// each digit tile as 1, 2 or 4 of their own, the last ones often past the
+// input's end), functor and precomputed ids, ids out of range.
 TEST(Multisplit, SpreadChoosesItsPostScanByHowConcentratedTheIdsAre) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
@@ -442,32 +443,36 @@ TEST(Multisplit, SpreadChoosesItsPostScanByHowConcentratedTheIdsAre) {
   std::mt19937_64 rng(seed);
   multisplit_workspace ws;
   using multisplit_detail::tuning;
-  int chosen[2] = {};  // [peer masks]
-  for (const std::uint32_t m : {2u, 65u, 128u, 129u, 256u}) {
-    const std::size_t tile = wide_tile_of(multisplit_method::block_wide_spread, m, false);
-    const std::size_t n = 3 * tile + rng() % tile;
-    for (const pattern p :
-         {pattern::uniform, pattern::skewed, pattern::zipf, pattern::one_bucket, pattern::uniform, pattern::uniform}) {
-      auto ids = make_ids(n, m, p, rng);
-      if (p == pattern::uniform && rng() % 2 == 0) {  // a share of the ids moved to bucket 0
-        const std::uint64_t moved = rng() % 1000;
-        for (auto& id : ids)
-          if (rng() % 1000 < moved) id = 0;
+  int chosen[2][2] = {};  // [pairs][peer masks]
+  for (const std::uint32_t m : {2u, 17u, 65u, 128u, 129u, 256u}) {
+    for (const bool pairs : {false, true}) {
+      const std::size_t tile = wide_tile_of(multisplit_method::block_wide_spread, m, pairs);
+      const std::size_t n = 3 * tile + rng() % tile;
+      for (const pattern p : {pattern::uniform, pattern::skewed, pattern::zipf, pattern::one_bucket, pattern::uniform,
+                              pattern::uniform}) {
+        auto ids = make_ids(n, m, p, rng);
+        if (p == pattern::uniform && rng() % 2 == 0) {  // a share of the ids moved to bucket 0
+          const std::uint64_t moved = rng() % 1000;
+          for (auto& id : ids)
+            if (rng() % 1000 < moved) id = 0;
+        }
+        spoil_ids(ids, m, 400, rng);
+        check_split(ids, m, multisplit_method::block_wide_spread, pairs, p == pattern::skewed, ws);
+        if (HasFatalFailure()) return;
+        const double effective = effective_buckets(ids, m);
+        const double peers_below = pairs ? tuning::kSpreadPairsPeersBelow : tuning::kSpreadPeersBelow;
+        if (std::abs(effective - peers_below) < 0.01) continue;  // rounding decides
+        const bool peer_masks = effective < peers_below;
+        EXPECT_EQ(ws.spread_choice_.to_host()[0],
+                  peer_masks ? multisplit_detail::kPeerMasksChosen : multisplit_detail::kDigitRankChosen)
+            << "m " << m << (pairs ? " pairs, " : " keys, ") << effective << " effective buckets";
+        ++chosen[pairs][peer_masks];
       }
-      spoil_ids(ids, m, 400, rng);
-      check_split(ids, m, multisplit_method::block_wide_spread, false, p == pattern::skewed, ws);
-      if (HasFatalFailure()) return;
-      const double effective = effective_buckets(ids, m);
-      if (std::abs(effective - tuning::kSpreadPeersBelow) < 0.01) continue;  // rounding decides
-      const bool peer_masks = effective < tuning::kSpreadPeersBelow;
-      EXPECT_EQ(ws.spread_choice_.to_host()[0],
-                peer_masks ? multisplit_detail::kPeerMasksChosen : multisplit_detail::kDigitRankChosen)
-          << "m " << m << ", " << effective << " effective buckets";
-      ++chosen[peer_masks];
     }
   }
-  EXPECT_GT(chosen[false], 0);
-  EXPECT_GT(chosen[true], 0);
+  for (const bool pairs : {false, true})
+    for (const bool peer_masks : {false, true})
+      EXPECT_GT(chosen[pairs][peer_masks], 0) << (pairs ? "pairs" : "keys") << (peer_masks ? ", peer masks" : "");
 }
 
 TEST(Multisplit, PrecomputedIdsAndOffsetsOnly) {

@@ -110,14 +110,18 @@ struct tuning_sm90 {
   /// `automatic` takes block_wide_digits_one for keys alone at
   /// kDigitsMinBuckets <= m <= kDigitsMaxBuckets (one split of a 4-, 5-
   /// or 6-bit digit: counters a thread, no atomics, so skewed ids cost
-  /// nothing) and block_wide_spread from kSpreadMinBuckets up, where the
-  /// digit rank (a register split of the low 1-2 bits, then the 6-bit
-  /// split) wins on ids spread over more than ~112 buckets and the peer
-  /// masks on fewer (kConcentratedBuckets has the figures): session 17,
-  /// block_wide_spread against session 16's choice, same run (ms): uniform
-  /// m = 128 1.896 (peers) -> 1.743, skewed m = 256 2.091 (digits) ->
-  /// 1.849, skewed m = 129 / 192 1.853 / 1.955 -> 1.674 / 1.726. Measured
-  /// (H100, session 14, same runs,
+  /// nothing), and block_wide_spread from kSpreadMinBuckets up (keys and
+  /// pairs), where the digit rank (a register split of the low 1-2 bits,
+  /// then the 6-bit split) wins on spread ids and the peer masks on
+  /// concentrated ones (kSpreadPeersBelow has the figures). Session 17,
+  /// block_wide_spread against session 16's choice, same run (ms): keys
+  /// uniform m = 128 1.896 (peers) -> 1.743, skewed m = 256 2.091 (digits)
+  /// -> 1.849, skewed m = 129 / 192 1.853 / 1.955 -> 1.674 / 1.726; pairs
+  /// skewed m = 65 / 128 / 192 / 256 1.319 / 1.345 / 1.548 / 1.572 ->
+  /// 1.132 / 1.152 / 1.150 / 1.185, uniform level (1.361 / 1.420 / 1.524 /
+  /// 1.510 -> 1.367 / 1.421 / 1.535 / 1.513); pairs at m = 32 / 64 skewed
+  /// keep the one digit split (0.983 / 1.132 against 1.070 / 1.137).
+  /// Measured (H100, session 14, same runs,
   /// 2^28 keys, ratio to CUB; automatic's choice before -> digit rank):
   /// uniform m = 4 / 8 / 16 1.53 / 1.85 / 1.91 -> 1.91 / 1.91 / 1.90,
   /// skewed 1.52 / 1.45 / 1.44 -> 1.82 / 1.81 / 1.77; m = 32 / 64 (one 5- /
@@ -142,10 +146,17 @@ struct tuning_sm90 {
   /// 2.473 / 2.084; skewed (3 effective) m = 65..256 peers ahead by 8-14%.
   /// So between 96 and 128.
   static constexpr double kSpreadPeersBelow = 112;
+  /// The same for pairs (2^27, session 17, ms, block_wide_spread with
+  /// each rank chosen / digits): uniform m = 65..256 level (the digit rank
+  /// chosen; block_wide_peers on its own 3,072-pair tiles 1.63-2.83), skewed
+  /// m = 65 / 128 / 192 / 256 1.132 / 1.320, 1.152 / 1.345, 1.150 / 1.548,
+  /// 1.185 / 1.572. Set between 3 and 65, not measured in between.
+  static constexpr double kSpreadPairsPeersBelow = 16;
   /// `automatic` takes block_wide_digits_one for pairs from
-  /// kDigitsPairsMinBuckets up (2 blocks an SM of 5,120 / 5,120 / 4,096 /
-  /// 4,096-pair tiles at 4 / 5 / 6 / 7 bits, 1 block of 11,264 at 8), block
-  /// below. Measured (H100, 2^27 pairs, ms; session 15, block -> digit
+  /// kDigitsPairsMinBuckets to kDigitsMaxBuckets (2 blocks an SM of 5,120
+  /// / 5,120 / 4,096-pair tiles at 4 / 5 / 6 bits; past 64, on 4,096 at 7
+  /// bits and 1 block of 11,264 at 8, it is block_wide_spread's digit
+  /// rank), block below. Measured (H100, 2^27 pairs, ms; session 15, block -> digit
   /// rank): uniform m = 8 / 16 / 32 / 64 1.008 / 1.052 / 1.108 / 1.426 ->
   /// 0.989 / 1.021 / 1.078 / 1.165, skewed 0.987 / 1.016 / 1.052 / 1.080 ->
   /// 0.961 / 0.987 / 0.999 / 1.171 (at m = 64 the worse of the two 1.426 ->
@@ -187,8 +198,7 @@ inline bool is_wide(multisplit_method method) {
 /// Whether `automatic` takes block_wide_digits_one at m (<= 256) for keys
 /// alone or for pairs.
 inline bool digits_for(std::uint32_t m, bool pairs) {
-  if (pairs) return m >= tuning::kDigitsPairsMinBuckets;
-  return m >= tuning::kDigitsMinBuckets && m <= tuning::kDigitsMaxBuckets;
+  return m >= (pairs ? tuning::kDigitsPairsMinBuckets : tuning::kDigitsMinBuckets) && m <= tuning::kDigitsMaxBuckets;
 }
 
 /// The wide post-scan with the digit rank, alone or as block_wide_spread's choice.
@@ -242,7 +252,7 @@ inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std:
            : m > kMultisplitBlockMaxBuckets                                 ? multisplit_method::radix_sort
            : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems      ? multisplit_method::onesweep
            : digits_for(m, pairs)                                           ? multisplit_method::block_wide_digits_one
-           : !pairs && m >= tuning::kSpreadMinBuckets                       ? multisplit_method::block_wide_spread
+           : m >= tuning::kSpreadMinBuckets                                 ? multisplit_method::block_wide_spread
            : m >= tuning::kWideMinBuckets && (!pairs || tuning::kWidePairs) ? wide_with_rank(m)
                                                                             : block_with_rank(m);
   if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)
@@ -388,21 +398,21 @@ void launch_persistent(int threads, std::size_t bytes, std::size_t tiles, cudaSt
   GRAPHKIT_CHECK_LAUNCH();
 }
 
-/// block_wide's post-scan on the scanned matrix of its tiles (wide_items),
-/// with the warp rank `rank`: a persistent grid of wide_postscan (as many
-/// blocks as stay resident, at most one per tile), which needs more than
-/// the 48 KB of static shared memory. `gate`: see choice_gate.
-template <class Key, class Value, class BucketOf>
+/// block_wide's post-scan with the warp rank `rank`, on tiles of Items
+/// items a thread, Sub of them a column of the scanned matrix (`tiles`
+/// columns): a persistent grid of wide_postscan (as many blocks as stay
+/// resident, at most one per column), which needs more than the 48 KB of
+/// static shared memory. `gate`: see choice_gate.
+template <int Items, int Sub, class Key, class Value, class BucketOf>
 void wide_post(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                std::uint32_t m, BucketOf bucket_of, const std::uint32_t* histogram, std::size_t tiles,
                cudaStream_t stream, tile_rank rank, choice_gate gate) {
   constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
-  constexpr int kItems = tuning::wide_items<Key, Value>();
-  using storage = wide_storage<kWarps, kItems, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  using storage = wide_storage<kWarps, Items, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
   constexpr int kMinBlocks = persistent_min_blocks(sizeof(storage));
   // One kernel per warp rank, each with its own attribute and occupancy.
   const auto launch = [&]<tile_rank How>() {
-    launch_persistent<wide_postscan<kWarps, kItems, kMinBlocks, How, Key, Value, BucketOf>>(
+    launch_persistent<wide_postscan<kWarps, Items, Sub, kMinBlocks, How, Key, Value, BucketOf>>(
         kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
         tiles, gate);
   };
@@ -423,7 +433,7 @@ void wide_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value
   const std::size_t tiles = blocks_for(n, tuning::kWarps * 32 * kItems);
   const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
   if (offsets_only || tiles == 0) return;
-  wide_post(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, tiles, stream, rank, {});
+  wide_post<kItems, 1>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, tiles, stream, rank, {});
 }
 
 /// Calls f.template operator()<IdBits>() at block_wide_digits_one's width
@@ -484,57 +494,43 @@ void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out,
   });
 }
 
-/// Whether block_wide's and block_wide_digits_one's tiles are the same at
-/// every width, so that one matrix serves both post-scans.
-template <class Key, class Value, class BucketOf>
-constexpr bool wide_and_digits_tiles_agree() {
-  constexpr int wide = tuning::wide_items<Key, Value>();
-  return wide == digits_one_items_for<4, Key, Value, BucketOf>() &&
-         wide == digits_one_items_for<5, Key, Value, BucketOf>() &&
-         wide == digits_one_items_for<6, Key, Value, BucketOf>() &&
-         wide == digits_one_items_for<7, Key, Value, BucketOf>() &&
-         wide == digits_one_items_for<8, Key, Value, BucketOf>();
+/// Items a thread of block_wide_spread's peer-mask tiles under a digit
+/// tile of DigitItems: the most that divide it and fit block_wide's
+/// storage (tuning::wide_items): 20 of 20 for keys; for pairs 10 of 20, 8
+/// of 16, 11 of 44, 10 of 40.
+template <int DigitItems, class Key, class Value>
+constexpr int spread_peer_items() {
+  int items = tuning::wide_items<Key, Value>();
+  while (DigitItems % items != 0) --items;
+  return items;
 }
 
 /// block_wide_spread (detail/spread_choice.cuh): block_wide's peer-mask
-/// post-scan for concentrated ids, block_wide_digits_one's elsewhere. The
-/// device chooses and both post-scans are launched, each behind a
-/// choice_gate, so that the host never waits for the ids (the one not
-/// chosen returns at once). Keys: one pre-scan and matrix scan serve both
-/// (their tiles agree), and the choice comes from its offsets.
-template <class Key, class Value, class BucketOf>
-void spread_split_one_count(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
-                            std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
-                            cudaStream_t stream, bool offsets_only) {
-  static_assert(wide_and_digits_tiles_agree<Key, Value, BucketOf>());
-  constexpr int kItems = tuning::wide_items<Key, Value>();
-  const std::size_t tiles = blocks_for(n, tuning::kWarps * 32 * kItems);
-  const std::uint32_t* matrix = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
-  if (offsets_only || tiles == 0) return;
-  std::uint32_t* choice = ws.scratch(ws.spread_choice_, 1);
-  choose_by_spread<<<1, kChoiceThreads, 0, stream>>>(offsets, m, tuning::kSpreadPeersBelow, choice);
-  GRAPHKIT_CHECK_LAUNCH();
-  wide_post(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, stream, tile_rank::peer_masks,
-            choice_gate{choice, kPeerMasksChosen});
-  at_digit_width(m, [&]<int IdBits>() {
-    wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, stream,
-                                 choice_gate{choice, kDigitRankChosen});
-  });
-}
-
-/// block_wide_spread: spread_split_one_count where the two post-scans'
-/// tiles agree (keys); block_wide_digits_one where they do not (pairs: the
-/// digit rank's tiles are larger than the peer masks' storage allows, and
-/// a choice made before two counts cost 40-90 us a call, bench/NOTES.md
-/// multisplit step 24).
+/// post-scan for concentrated ids, block_wide_digits_one's elsewhere, on
+/// one pre-scan and matrix scan of the digit rank's tiles (the peer masks
+/// split each in a few tiles of their own size, spread_peer_items). The
+/// device chooses from the offsets and both post-scans are launched, each
+/// behind a choice_gate, so that the host never waits for the counts (the
+/// one not chosen returns at once).
 template <class Key, class Value, class BucketOf>
 void spread_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                   std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
                   cudaStream_t stream, bool offsets_only) {
-  if constexpr (wide_and_digits_tiles_agree<Key, Value, BucketOf>())
-    spread_split_one_count(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
-                           offsets_only);
-  else digits_one_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
+  at_digit_width(m, [&]<int IdBits>() {
+    constexpr int kItems = digits_one_items_for<IdBits, Key, Value, BucketOf>();
+    constexpr int kPeerItems = spread_peer_items<kItems, Key, Value>();
+    const std::size_t tiles = blocks_for(n, tuning::kWarps * 32 * kItems);
+    const std::uint32_t* matrix = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
+    if (offsets_only || tiles == 0) return;
+    std::uint32_t* choice = ws.scratch(ws.spread_choice_, 1);
+    const double peers_below = kHasValues<Value> ? tuning::kSpreadPairsPeersBelow : tuning::kSpreadPeersBelow;
+    choose_by_spread<<<1, kChoiceThreads, 0, stream>>>(offsets, m, peers_below, choice);
+    GRAPHKIT_CHECK_LAUNCH();
+    wide_post<kPeerItems, kItems / kPeerItems>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles,
+                                               stream, tile_rank::peer_masks, choice_gate{choice, kPeerMasksChosen});
+    wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, stream,
+                                 choice_gate{choice, kDigitRankChosen});
+  });
 }
 
 template <class Key, class Value, class BucketOf>

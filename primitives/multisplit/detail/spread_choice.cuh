@@ -34,7 +34,7 @@ __device__ __forceinline__ void choose_from_counts(double count, double total, d
 }
 
 /// The choice from the offsets of a split already counted (bucket b holds
-/// offsets[b + 1] - offsets[b] items), for the post-scans that share its
+/// offsets[b + 1] - offsets[b] items), for two post-scans that share its
 /// matrix. One block of kChoiceThreads.
 __global__ void __launch_bounds__(kChoiceThreads)
     choose_by_spread(const std::uint32_t* offsets, std::uint32_t m, double peers_below, std::uint32_t* choice) {

@@ -99,9 +99,10 @@ __device__ __forceinline__ void load_wide_tile(Tile& in, const Key* keys, const 
 /// (thread b), the tile's start of b by a block scan of the buckets' totals;
 /// rows.next[w][b] becomes the tile place of warp w's first item of b, and
 /// shift[b] = base - start, where `base` is the bucket's output index for
-/// this tile (the scanned matrix). All threads call; m <= Warps * 32.
+/// this tile (the scanned matrix). Returns bucket b's count in the tile (0
+/// for threads >= m). All threads call; m <= Warps * 32.
 template <int Warps, class Storage>
-__device__ __forceinline__ void wide_bucket_starts(Storage& s, std::uint32_t m, std::uint32_t base) {
+__device__ __forceinline__ std::uint32_t wide_bucket_starts(Storage& s, std::uint32_t m, std::uint32_t base) {
   std::uint32_t before[Warps];  // earlier warps' items of bucket threadIdx.x
   std::uint32_t total = 0;
   if (threadIdx.x < m) {
@@ -119,6 +120,7 @@ __device__ __forceinline__ void wide_bucket_starts(Storage& s, std::uint32_t m, 
     s.shift[threadIdx.x] = base - start;
   }
   if (threadIdx.x == 0) s.total = all;
+  return total;
 }
 
 /// Writes a tile staged in bucket order (`staged`: keys, values for pairs,
@@ -150,11 +152,12 @@ __device__ __forceinline__ void write_in_bucket_order(const Staged& staged, cons
 /// stage in bucket order, write. `base`: this thread's bucket's output index
 /// for the tile (threads < m). How: tile_rank::peer_masks ranks by
 /// peer_rank, then adds each warp's first places; tile_rank::votes counts
-/// first and places by vote_place. All threads call.
+/// first and places by vote_place. Returns this thread's bucket's count in
+/// the tile. All threads call.
 template <int Warps, int Items, tile_rank How, class Storage, class Tile, class Key, class Value, class BucketOf>
-__device__ __forceinline__ void split_wide_tile(Storage& s, const Tile& in, std::size_t t, std::size_t n,
-                                                std::uint32_t m, const BucketOf& bucket_of, std::uint32_t base,
-                                                Key* keys_out, Value* values_out) {
+__device__ __forceinline__ std::uint32_t split_wide_tile(Storage& s, const Tile& in, std::size_t t, std::size_t n,
+                                                         std::uint32_t m, const BucketOf& bucket_of, std::uint32_t base,
+                                                         Key* keys_out, Value* values_out) {
   constexpr bool kStageBuckets = std::is_same_v<BucketOf, bucket_ids_of>;
   constexpr int kThreads = Warps * 32, kTile = Warps * 32 * Items;
   const unsigned warp = threadIdx.x / 32;
@@ -175,6 +178,7 @@ __device__ __forceinline__ void split_wide_tile(Storage& s, const Tile& in, std:
     if (tile_first + at < n) item[r] = min(bucket_of_item(bucket_of, in.keys[at], tile_first + at), m);
   }
   std::uint32_t* next = s.u.rank.next[warp];
+  std::uint32_t count;  // of this thread's bucket in the tile
   if constexpr (How == tile_rank::peer_masks) {
     // Rank first (peer_rank counts as it ranks), then add the warp's first places.
     std::uint32_t* masks = s.u.rank.masks[warp];
@@ -183,7 +187,7 @@ __device__ __forceinline__ void split_wide_tile(Storage& s, const Tile& in, std:
 #pragma unroll
     for (int r = 0; r < Items; ++r) item[r] |= peer_rank(next, masks, item[r], item[r] < m) << kBucketBits;
     __syncthreads();  // every warp's counts are in
-    wide_bucket_starts<Warps>(s, m, base);
+    count = wide_bucket_starts<Warps>(s, m, base);
     __syncthreads();  // warps' first places and shifts are in
 #pragma unroll
     for (int r = 0; r < Items; ++r)
@@ -197,7 +201,7 @@ __device__ __forceinline__ void split_wide_tile(Storage& s, const Tile& in, std:
     for (int r = 0; r < Items; ++r)
       if (item[r] < m) atomicAdd(&next[item[r]], 1u);
     __syncthreads();  // every warp's counts are in
-    wide_bucket_starts<Warps>(s, m, base);
+    count = wide_bucket_starts<Warps>(s, m, base);
     __syncthreads();  // warps' first places and shifts are in
 #pragma unroll
     for (int r = 0; r < Items; ++r)
@@ -216,17 +220,21 @@ __device__ __forceinline__ void split_wide_tile(Storage& s, const Tile& in, std:
   }
   __syncthreads();
   write_in_bucket_order<kThreads, Items>(s.u.staged, s.shift, s.total, bucket_of, keys_out, values_out);
+  return count;
 }
 
 /// The wide post-scan: a persistent grid (at most `tiles` blocks); block
-/// `blockIdx.x` splits tiles blockIdx.x, + gridDim.x, ... while the next
-/// one's items arrive by cp.async into the other buffer, and its bucket
+/// `blockIdx.x` splits matrix tiles blockIdx.x, + gridDim.x, ... while the
+/// next one's items arrive by cp.async into the other buffer, and its bucket
 /// bases (read from the scanned bucket-major matrix, `tiles` columns) are
-/// read a tile ahead too. Tiles never wait on each other: every tile's bases
-/// come from the matrix. Dynamic shared memory: sizeof(wide_storage). One
-/// kernel per warp rank (How): with both ranks behind a runtime switch, the
-/// 64-register cap spilled 36-44 bytes for keys.
-template <int Warps, int Items, int MinBlocks, tile_rank How, class Key, class Value, class BucketOf>
+/// read a tile ahead too. A matrix tile is Sub tiles of Warps * 32 * Items
+/// items, split in turn, each one's bases its predecessor's plus its
+/// counts: so the matrix of a method with larger tiles (block_wide_spread's
+/// digit rank) serves this one. Tiles never wait on each other: every
+/// matrix tile's bases come from the matrix. Dynamic shared memory:
+/// sizeof(wide_storage). One kernel per warp rank (How): with both ranks
+/// behind a runtime switch, the 64-register cap spilled 36-44 bytes for keys.
+template <int Warps, int Items, int Sub, int MinBlocks, tile_rank How, class Key, class Value, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     wide_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                   std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t tiles,
@@ -235,24 +243,34 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
   if (gate.closed()) return;  // every block alike: before any barrier
   using storage = wide_storage<Warps, Items, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
   constexpr int kThreads = Warps * 32;
+  constexpr std::size_t kTile = std::size_t{kThreads} * Items;
   extern __shared__ uint4 wide_shared[];
   storage& s = *reinterpret_cast<storage*>(wide_shared);
   const auto base_of = [&](std::size_t t) { return threadIdx.x < m ? scanned[threadIdx.x * tiles + t] : 0u; };
 
-  std::size_t t = blockIdx.x;
-  load_wide_tile<kThreads>(s.in[0], keys_in, values_in, n, t);
+  std::size_t t = blockIdx.x;  // the matrix tile
+  int k = 0;                   // its tile being split
+  load_wide_tile<kThreads>(s.in[0], keys_in, values_in, n, t * Sub);
   __pipeline_commit();
   std::uint32_t base = base_of(t);
-  for (int k = 0; t < tiles; t += gridDim.x, k ^= 1) {
-    // Buffer k ^ 1 was last read before the previous tile's final barrier.
-    const std::size_t next = t + gridDim.x;
-    if (next < tiles) load_wide_tile<kThreads>(s.in[k ^ 1], keys_in, values_in, n, next);
+  for (int buffer = 0; t < tiles; buffer ^= 1) {
+    // The next tile in this block's order; buffer ^ 1 was last read before
+    // the previous tile's final barrier. A matrix tile's last tiles may lie
+    // past n (nothing to load, nothing valid to split).
+    const bool next_column = k + 1 == Sub;
+    const std::size_t next_t = next_column ? t + gridDim.x : t;
+    const int next_k = next_column ? 0 : k + 1;
+    const std::size_t next = next_t * Sub + next_k;
+    if (next_t < tiles && next * kTile < n) load_wide_tile<kThreads>(s.in[buffer ^ 1], keys_in, values_in, n, next);
     __pipeline_commit();  // possibly empty: the wait below always leaves the newest group pending
-    const std::uint32_t next_base = next < tiles ? base_of(next) : 0u;
+    const std::uint32_t next_base = next_column && next_t < tiles ? base_of(next_t) : 0u;
     __pipeline_wait_prior(1);
-    __syncthreads();  // tile t is in for every thread; the previous tile's writes have read the staging
-    split_wide_tile<Warps, Items, How>(s, s.in[k], t, n, m, bucket_of, base, keys_out, values_out);
-    base = next_base;
+    __syncthreads();  // the tile is in for every thread; the previous tile's writes have read the staging
+    const std::uint32_t count =
+        split_wide_tile<Warps, Items, How>(s, s.in[buffer], t * Sub + k, n, m, bucket_of, base, keys_out, values_out);
+    base = next_column ? next_base : base + count;
+    t = next_t;
+    k = next_k;
   }
 }
 

@@ -108,10 +108,10 @@ struct tuning_sm90 {
   static constexpr std::uint32_t kWideMinBuckets = 8;
   static constexpr bool kWidePairs = false;
   /// `automatic` takes block_wide_digits_one for keys alone at
-  /// kDigitsMinBuckets <= m <= kDigitsMaxBuckets (one split of a 4-, 5-
+  /// kDigitsMinBuckets <= m < kSpreadMinBuckets (one split of a 4-, 5-
   /// or 6-bit digit: counters a thread, no atomics, so skewed ids cost
-  /// nothing), and block_wide_spread from kSpreadMinBuckets up (keys and
-  /// pairs), where the digit rank (a register split of the low 1-2 bits,
+  /// nothing), and block_wide_spread from kSpreadMinBuckets up (pairs:
+  /// kSpreadPairsMinBuckets), where the digit rank (a register split of the low 1-2 bits,
   /// then the 6-bit split) wins on spread ids and the peer masks on
   /// concentrated ones (kSpreadPeersBelow has the figures). Session 17,
   /// block_wide_spread against session 16's choice, same run (ms): keys
@@ -119,8 +119,11 @@ struct tuning_sm90 {
   /// -> 1.849, skewed m = 129 / 192 1.853 / 1.955 -> 1.674 / 1.726; pairs
   /// skewed m = 65 / 128 / 192 / 256 1.319 / 1.345 / 1.548 / 1.572 ->
   /// 1.132 / 1.152 / 1.150 / 1.185, uniform level (1.361 / 1.420 / 1.524 /
-  /// 1.510 -> 1.367 / 1.421 / 1.535 / 1.513); pairs at m = 32 / 64 skewed
-  /// keep the one digit split (0.983 / 1.132 against 1.070 / 1.137).
+  /// 1.510 -> 1.367 / 1.421 / 1.535 / 1.513); with 16-item peer-mask
+  /// tiles (kSpreadPeerItems) pairs skewed m = 33 / 64 / 65 1.126 / 1.131 /
+  /// 1.134 -> 1.037 / 1.049 / 1.053, so pairs from 33; at m = 32 (one 5-bit
+  /// split, 0.983) and for keys below 65 (skewed m = 64 1.483 against
+  /// 1.626) the one digit split stays.
   /// Measured (H100, session 14, same runs,
   /// 2^28 keys, ratio to CUB; automatic's choice before -> digit rank):
   /// uniform m = 4 / 8 / 16 1.53 / 1.85 / 1.91 -> 1.91 / 1.91 / 1.90,
@@ -135,8 +138,16 @@ struct tuning_sm90 {
   /// m = 128 uniform / skewed 1.778 / 1.844 -> 1.774 / 1.812 ms (peers 1.864
   /// / 1.670, kept there), m = 256 2.039 / 2.053 -> 2.067 / 2.064.
   static constexpr std::uint32_t kDigitsMinBuckets = 2;
-  static constexpr std::uint32_t kDigitsMaxBuckets = 64;
   static constexpr std::uint32_t kSpreadMinBuckets = 65;
+  static constexpr std::uint32_t kSpreadPairsMinBuckets = 33;
+  /// block_wide_spread's peer-mask tiles split a digit tile (of 20 keys, or
+  /// 20 / 16 / 44 pairs a thread) into tiles of the most items a thread
+  /// that divide it, up to this (or block_wide's own wide_items, if more):
+  /// keys 20; pairs 10 / 16 / 11. Pairs at 16 (2 blocks an SM) against 8
+  /// (4 blocks), same run, skewed m = 33 / 64 / 65: 1.126 / 1.131 / 1.134 ->
+  /// 1.037 / 1.049 / 1.053 ms, m = 128 1.156 -> 1.166; keys at 10 against
+  /// 20: uniform m = 65 1.461 -> 1.831.
+  static constexpr int kSpreadPeerItems = 16;
   /// block_wide_spread takes the peer masks below this many effective
   /// buckets (detail/spread_choice.cuh), the digit rank from it up: THE
   /// place to set from multisplit_bench's block_wide_peers and
@@ -153,10 +164,10 @@ struct tuning_sm90 {
   /// 1.185 / 1.572. Set between 3 and 65, not measured in between.
   static constexpr double kSpreadPairsPeersBelow = 16;
   /// `automatic` takes block_wide_digits_one for pairs from
-  /// kDigitsPairsMinBuckets to kDigitsMaxBuckets (2 blocks an SM of 5,120
-  /// / 5,120 / 4,096-pair tiles at 4 / 5 / 6 bits; past 64, on 4,096 at 7
-  /// bits and 1 block of 11,264 at 8, it is block_wide_spread's digit
-  /// rank), block below. Measured (H100, 2^27 pairs, ms; session 15, block -> digit
+  /// kDigitsPairsMinBuckets to kSpreadPairsMinBuckets - 1 (2 blocks an SM
+  /// of 5,120-pair tiles at 4 / 5 bits; from 33, on 4,096 at 6 and 7 bits
+  /// and 1 block of 11,264 at 8, it is block_wide_spread's digit rank),
+  /// block below. Measured (H100, 2^27 pairs, ms; session 15, block -> digit
   /// rank): uniform m = 8 / 16 / 32 / 64 1.008 / 1.052 / 1.108 / 1.426 ->
   /// 0.989 / 1.021 / 1.078 / 1.165, skewed 0.987 / 1.016 / 1.052 / 1.080 ->
   /// 0.961 / 0.987 / 0.999 / 1.171 (at m = 64 the worse of the two 1.426 ->
@@ -195,10 +206,16 @@ inline bool is_wide(multisplit_method method) {
          method == multisplit_method::block_wide_peers;
 }
 
+/// Whether `automatic` takes block_wide_spread at m (<= 256) for keys
+/// alone or for pairs.
+inline bool spread_for(std::uint32_t m, bool pairs) {
+  return m >= (pairs ? tuning::kSpreadPairsMinBuckets : tuning::kSpreadMinBuckets);
+}
+
 /// Whether `automatic` takes block_wide_digits_one at m (<= 256) for keys
 /// alone or for pairs.
 inline bool digits_for(std::uint32_t m, bool pairs) {
-  return m >= (pairs ? tuning::kDigitsPairsMinBuckets : tuning::kDigitsMinBuckets) && m <= tuning::kDigitsMaxBuckets;
+  return m >= (pairs ? tuning::kDigitsPairsMinBuckets : tuning::kDigitsMinBuckets) && !spread_for(m, pairs);
 }
 
 /// The wide post-scan with the digit rank, alone or as block_wide_spread's choice.
@@ -252,7 +269,7 @@ inline multisplit_method resolve(multisplit_method method, std::uint32_t m, std:
            : m > kMultisplitBlockMaxBuckets                                 ? multisplit_method::radix_sort
            : m >= tuning::kOnesweepMinBuckets && n < kOnesweepMaxItems      ? multisplit_method::onesweep
            : digits_for(m, pairs)                                           ? multisplit_method::block_wide_digits_one
-           : m >= tuning::kSpreadMinBuckets                                 ? multisplit_method::block_wide_spread
+           : spread_for(m, pairs)                                           ? multisplit_method::block_wide_spread
            : m >= tuning::kWideMinBuckets && (!pairs || tuning::kWidePairs) ? wide_with_rank(m)
                                                                             : block_with_rank(m);
   if (method == multisplit_method::warp && m > kMultisplitWarpMaxBuckets)
@@ -477,59 +494,47 @@ void wide_digits_one_post(const Key* keys_in, const Value* values_in, Key* keys_
       tiles, gate);
 }
 
-/// block_wide_digits_one at the width digits_one_bits(m) (m <= 256, as
-/// resolve() checks): the pre-scan and matrix scan on its tiles, then its
-/// post-scan.
-template <class Key, class Value, class BucketOf>
-void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
-                      std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
-                      cudaStream_t stream, bool offsets_only) {
-  at_digit_width(m, [&]<int IdBits>() {
-    constexpr int kItems = digits_one_items_for<IdBits, Key, Value, BucketOf>();
-    const std::size_t tiles = blocks_for(n, tuning::kWarps * 32 * kItems);
-    const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
-    if (offsets_only || tiles == 0) return;
-    wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, tiles, stream,
-                                 choice_gate{});
-  });
-}
-
 /// Items a thread of block_wide_spread's peer-mask tiles under a digit
-/// tile of DigitItems: the most that divide it and fit block_wide's
-/// storage (tuning::wide_items): 20 of 20 for keys; for pairs 10 of 20, 8
-/// of 16, 11 of 44, 10 of 40.
+/// tile of DigitItems (tuning::kSpreadPeerItems): 20 of 20 for keys; for
+/// pairs 10 of 20, 16 of 16, 11 of 44, 10 of 40.
 template <int DigitItems, class Key, class Value>
 constexpr int spread_peer_items() {
-  int items = tuning::wide_items<Key, Value>();
+  int items = std::max(tuning::wide_items<Key, Value>(), tuning::kSpreadPeerItems);
   while (DigitItems % items != 0) --items;
   return items;
 }
 
-/// block_wide_spread (detail/spread_choice.cuh): block_wide's peer-mask
-/// post-scan for concentrated ids, block_wide_digits_one's elsewhere, on
-/// one pre-scan and matrix scan of the digit rank's tiles (the peer masks
-/// split each in a few tiles of their own size, spread_peer_items). The
-/// device chooses from the offsets and both post-scans are launched, each
-/// behind a choice_gate, so that the host never waits for the counts (the
-/// one not chosen returns at once).
+/// block_wide_digits_one at the width digits_one_bits(m) (m <= 256, as
+/// resolve() checks): the pre-scan and matrix scan on its tiles, then its
+/// post-scan. `spread` (block_wide_spread, detail/spread_choice.cuh): the
+/// device chooses between that post-scan and block_wide's peer masks
+/// (concentrated ids) from the offsets, and both are launched, each behind
+/// a choice_gate, so that the host never waits for the counts (the one not
+/// chosen returns at once); the peer masks split each digit tile as a few
+/// tiles of their own size (spread_peer_items).
 template <class Key, class Value, class BucketOf>
-void spread_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
-                  std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
-                  cudaStream_t stream, bool offsets_only) {
+void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                      std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
+                      cudaStream_t stream, bool offsets_only, bool spread) {
   at_digit_width(m, [&]<int IdBits>() {
     constexpr int kItems = digits_one_items_for<IdBits, Key, Value, BucketOf>();
-    constexpr int kPeerItems = spread_peer_items<kItems, Key, Value>();
     const std::size_t tiles = blocks_for(n, tuning::kWarps * 32 * kItems);
     const std::uint32_t* matrix = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
     if (offsets_only || tiles == 0) return;
-    std::uint32_t* choice = ws.scratch(ws.spread_choice_, 1);
-    const double peers_below = kHasValues<Value> ? tuning::kSpreadPairsPeersBelow : tuning::kSpreadPeersBelow;
-    choose_by_spread<<<1, kChoiceThreads, 0, stream>>>(offsets, m, peers_below, choice);
-    GRAPHKIT_CHECK_LAUNCH();
-    wide_post<kPeerItems, kItems / kPeerItems>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles,
-                                               stream, tile_rank::peer_masks, choice_gate{choice, kPeerMasksChosen});
+    choice_gate digits{};
+    if (spread) {
+      std::uint32_t* choice = ws.scratch(ws.spread_choice_, 1);
+      const double peers_below = kHasValues<Value> ? tuning::kSpreadPairsPeersBelow : tuning::kSpreadPeersBelow;
+      choose_by_spread<<<1, kChoiceThreads, 0, stream>>>(offsets, m, peers_below, choice);
+      GRAPHKIT_CHECK_LAUNCH();
+      constexpr int kPeerItems = spread_peer_items<kItems, Key, Value>();
+      wide_post<kPeerItems, kItems / kPeerItems>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix,
+                                                 tiles, stream, tile_rank::peer_masks,
+                                                 choice_gate{choice, kPeerMasksChosen});
+      digits = choice_gate{choice, kDigitRankChosen};
+    }
     wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, stream,
-                                 choice_gate{choice, kDigitRankChosen});
+                                 digits);
   });
 }
 
@@ -549,11 +554,9 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
   if (automatic && !offsets_only && (method == multisplit_method::onesweep || is_wide(method) || is_digits(method)) &&
       n <= kBlockTile)
     method = block_with_rank(m);
-  if (method == multisplit_method::block_wide_spread)
-    return spread_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only);
-  if (method == multisplit_method::block_wide_digits_one)
+  if (is_digits(method))
     return digits_one_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream,
-                            offsets_only);
+                            offsets_only, method == multisplit_method::block_wide_spread);
   if (is_wide(method))
     return wide_split(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, ws, stream, offsets_only,
                       wide_rank_of(method, m));

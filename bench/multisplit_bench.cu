@@ -5,8 +5,8 @@
 // block_wide_votes and block_wide_peers (the block method with the wide,
 // persistent post-scan, with each warp rank), block_wide_digits_one (the
 // wide post-scan ranking tiles by per-thread digit counters: one split of
-// up to 6 bits for m <= 64; above, a register split on the low 1-2 bits,
-// then one of 6 bits), block_wide_spread (one count, then the device picks
+// up to 6 bits for m <= 64; above, a register split on the low 2-3 bits,
+// then one of 5 bits), block_wide_spread (one count, then the device picks
 // block_wide_peers' or the digit rank's post-scan by the ids' spread),
 // onesweep (ranking as `block` does at that m); `(auto)` marks the one
 // `automatic` takes at this m and size. --methods picks some of them.
@@ -20,8 +20,8 @@
 //   per-tile state, 4 B words: warp and block write an m x units histogram
 //   matrix, scan it in and out and read it back (16 m B per unit; units of
 //   256 items for warp, 2,048 for block, 5,120 keys or 3,072 pairs for
-//   block_wide_votes / _peers, 5,120 keys or 5,120 / 5,120 / 4,096 / 4,096 / 11,264 pairs
-//   at m <= 16 / 32 / 64 / 128 / 256 for block_wide_digits_one and
+//   block_wide_votes / _peers, 5,120 keys or 5,120 / 5,120 / 10,240 pairs
+//   at m <= 16 / 32 / 256 for block_wide_digits_one and
 //   block_wide_spread); onesweep zeroes,
 //   publishes and reads m look-back words per tile (12 m B per tile of 4,096 keys or
 //   2,048 pairs).
@@ -123,7 +123,7 @@ double bytes_moved(multisplit_method method, std::size_t n, std::uint32_t m) {
     case multisplit_method::block_wide_peers:
       return data + 16.0 * m * tiles(32 * tuning::kWarps * tuning::wide_items<std::uint32_t, Value>());
     case multisplit_method::block_wide_digits_one:
-      return data + 16.0 * m * tiles(32 * tuning::kWarps * digits_one_items<std::uint32_t, Value>(m));
+      return data + 16.0 * m * tiles(digits_one_tile<std::uint32_t, Value>(m));
     case multisplit_method::block_wide_spread:  // the digit rank's matrix
       return bytes_moved<Value>(multisplit_method::block_wide_digits_one, n, m);
     case multisplit_method::onesweep:

@@ -21,8 +21,8 @@
 // tiles, then a persistent post-scan that loads the next tile by cp.async
 // while it splits the current one; see detail/wide_tile.cuh;
 // `block_wide_digits_one` ranks its tiles by per-thread digit counters
-// instead: one split of up to 6 bits, after a split on the low 1-2 bits in
-// registers past m = 64; detail/wide_digits_one.cuh;
+// instead: one split of up to 6 bits, or past m = 64 a split on the low 2-3
+// bits in registers and one of 5 bits; detail/wide_digits_one.cuh;
 // `block_wide_spread` counts once and lets the device pick between the two
 // post-scans by how concentrated the ids are),
 // `onesweep` (m <= 256, fewer than 2^30 items: a histogram pass, then one
@@ -78,9 +78,10 @@ namespace graphkit {
 /// by ONE stable split on a digit of ceil(log2 m) bits (at least 4) for m
 /// <= 64, ranked by 16, 32 or 64 counters a thread (no votes, no peer
 /// masks, no shared atomics), on tiles of 5,120 keys or 5,120 / 5,120 /
-/// 4,096 pairs at 4 / 5 / 6 bits; above 64 a stable split on the id's low 1
-/// or 2 bits, counted in registers, goes before a 6-bit split on the rest
-/// (6 bits' tiles, but 11,264 pairs at 8 bits); m <= 256.
+/// 10,240 pairs at 4 / 5 / 6 bits (pairs of 6 bits and more: one block of
+/// 512 threads an SM); above 64 a stable split on the id's low 2 or 3 bits,
+/// counted in registers, goes before a 5-bit split on the rest (6 bits'
+/// tiles); m <= 256.
 /// block_wide_spread runs block_wide_digits_one's pre-scan and matrix scan,
 /// then the peer-mask post-scan where the ids are concentrated (few
 /// effective buckets, from the offsets; each digit tile split as 1-4 tiles

@@ -24,12 +24,15 @@
 // whose sums stay below 2^16: a tile has fewer than 2^16 items).
 //
 // Chunk order: thread t = 32 w + l owns chunk 32 w + (l ^ w). Stability
-// needs the scan to walk chunks in input order; the raking lane u of row
-// warp w reads chunks 8u .. 8u+7, whose owners 8u + (j ^ (u >> 2)) lie in
-// 32 distinct banks at each step j, and a quarter-warp's 16-byte chunk
-// loads start in 8 distinct 16-byte bank groups (Items % 4 == 0, 4-byte
-// items), so neither conflicts. With chunk = thread the raking would meet
-// 8-way conflicts.
+// needs the scan to walk chunks in input order; the raking lane u of a row
+// reads P = threads / 32 consecutive chunks (8 at 256 threads, 16 at 512),
+// Pu .. Pu + P - 1, whose owners Pu + (j ^ (Pu >> 5)) lie in 32 distinct
+// banks at each step j, so the raking never conflicts (with chunk = thread
+// it would meet P-way conflicts). A quarter-warp's 16-byte chunk loads
+// (8 lanes, an aligned run of 8 chunks whatever the swizzle) start in 8
+// distinct 16-byte bank groups when Items / 4 is odd (4-byte items: 12,
+// 20, 44); at 16 items the chunks' 64-byte stride puts them in 2 groups,
+// 4-way conflicts.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -42,25 +45,31 @@
 namespace graphkit::multisplit_detail {
 
 /// The tile chunk that thread t owns, and (the map is its own inverse) the
-/// thread that owns chunk t. 256 threads.
-__device__ __forceinline__ unsigned digit_chunk(unsigned t) { return (t & ~31u) | ((t & 31u) ^ (t >> 5)); }
+/// thread that owns chunk t: t ^ warp, the warp below 32 (at most 1,024
+/// threads), so only the lane's bits change.
+__device__ __forceinline__ unsigned digit_chunk(unsigned t) { return t ^ (t >> 5); }
 
 /// A block's 2^Bits digit counters per thread (see the header; Bits = 4:
-/// 16 digits, 8 rows). 256 threads. Two digits a word, d and d + kRows, so
-/// kRows = 2^(Bits - 1) rows of 256 words: 8 KB at 4 bits, 16 KB at 5, 32
-/// KB at 6. The raking scan gives each warp kStripes rows: row w + 8 k is
-/// warp w's stripe k, and stripe k of every warp comes before stripe k + 1
-/// of any in (digit, chunk) order, so thread i's stripe-k rake is item
-/// 256 k + i of the scan: a striped arrangement, whose exclusive prefix is
-/// the stripes' totals before k plus one block scan of stripe k (all
-/// stripes in one block scan of a kStripes-word sum, see stripe_sums).
-template <int Bits = 4>
+/// 16 digits, 8 rows), for Threads threads (256 or 512). Two digits a word,
+/// d and d + kRows, so kRows = 2^(Bits - 1) rows of Threads words: 8 KB at
+/// 4 bits, 16 KB at 5, 32 KB at 6 for 256 threads (twice that for 512). The
+/// raking scan gives each warp kStripes rows: row w + kWarps k is warp w's
+/// stripe k, and stripe k of every warp comes before stripe k + 1 of any in
+/// (digit, chunk) order, so thread i's stripe-k rake is item Threads k + i
+/// of the scan: a striped arrangement, whose exclusive prefix is the
+/// stripes' totals before k plus one block scan of stripe k (all stripes in
+/// one block scan of a kStripes-word sum, see stripe_sums).
+template <int Bits = 4, int Threads = 256>
 struct digit_counters {
-  static_assert(Bits >= 4 && Bits <= 6, "a warp rakes whole rows (4 bits and up); 6 bits fill 32 KB");
-  static constexpr int kThreads = 256;
+  static constexpr int kThreads = Threads;
+  static constexpr int kWarps = Threads / 32;
+  static constexpr int kPerLane = Threads / 32;  ///< a row's words each raking lane sums
   static constexpr int kDigits = 1 << Bits;
   static constexpr int kRows = kDigits / 2;
-  static constexpr int kStripes = kRows / 8;  ///< rows each warp rakes
+  static constexpr int kStripes = kRows / kWarps;  ///< rows each warp rakes
+  static_assert(Bits >= 4 && Bits <= 6, "6 bits fill 32 KB a 256 threads");
+  static_assert(Threads == 256 || Threads == 512, "the chunk swizzle and the raking assume 8 or 16 warps");
+  static_assert(kStripes >= 1 && kRows % kWarps == 0, "a warp rakes whole rows");
   std::uint32_t words[kRows][kThreads];
 
   /// Address of counter (digit, thread t): the half digit / kRows of word
@@ -100,30 +109,30 @@ struct digit_counters {
 
   /// Raking over the counters, in place: every count becomes the number of
   /// items before it in (digit, chunk) order, i.e. the tile place of that
-  /// chunk's first item of that digit. In stripe k warp w rakes row w + 8 k;
-  /// lane u its chunks 8u .. 8u+7. rake(k) returns this thread's 8 counts'
-  /// sum (both halves packed); the caller block-scans those sums (exclusive,
-  /// in stripe then thread order) and lifts each stripe with the result
-  /// (lift_stripes), which
-  /// reads the 8 counts again rather than hold them in registers across the
-  /// block scan (with 20 keys and 20 item words live there, holding them
-  /// spilled). Between barriers: the counts are all in before, and nobody
-  /// reads a place before the barrier after the lift.
+  /// chunk's first item of that digit. In stripe k warp w rakes row w +
+  /// kWarps k; lane u its chunks P u .. P u + P - 1 (P = kPerLane). rake(k)
+  /// returns this thread's P counts' sum (both halves packed); the caller
+  /// block-scans those sums (exclusive, in stripe then thread order) and
+  /// lifts each stripe with the result (lift_stripes), which reads the
+  /// counts again rather than hold them in registers across the block scan
+  /// (with 20 keys and 20 item words live there, holding them spilled).
+  /// Between barriers: the counts are all in before, and nobody reads a
+  /// place before the barrier after the lift.
   __device__ __forceinline__ std::uint32_t rake(int stripe = 0) const {
-    const unsigned row = stripe * 8 + threadIdx.x / 32, u = lane_id();
+    const unsigned row = stripe * kWarps + threadIdx.x / 32, first = kPerLane * lane_id(), swizzle = first >> 5;
     std::uint32_t sum = 0;
 #pragma unroll
-    for (int j = 0; j < 8; ++j) sum += words[row][8 * u + (j ^ (u >> 2))];
+    for (int j = 0; j < kPerLane; ++j) sum += words[row][first + (j ^ swizzle)];
     return sum;
   }
 
   /// Writes stripe k's places from `place`: the packed place of this
   /// thread's first count (low half: digits below kRows; high: the rest).
   __device__ __forceinline__ void lift_stripe(int stripe, std::uint32_t place) {
-    const unsigned row = stripe * 8 + threadIdx.x / 32, u = lane_id();
+    const unsigned row = stripe * kWarps + threadIdx.x / 32, first = kPerLane * lane_id(), swizzle = first >> 5;
 #pragma unroll
-    for (int j = 0; j < 8; ++j) {
-      std::uint32_t& word = words[row][8 * u + (j ^ (u >> 2))];
+    for (int j = 0; j < kPerLane; ++j) {
+      std::uint32_t& word = words[row][first + (j ^ swizzle)];
       const std::uint32_t count = word;
       word = place;
       place += count;
@@ -158,11 +167,10 @@ using stripe_sums = word_sums<Stripes + 1>;
 /// total): every stripe's places. Stripe k starts after the earlier
 /// stripes' totals; the high halves after all low halves (all's low total
 /// moved up: the carry-free packing, see the header).
-template <int Bits>
-__device__ __forceinline__ void lift_stripes(digit_counters<Bits>& counters,
-                                             const stripe_sums<digit_counters<Bits>::kStripes>& prefix,
-                                             const stripe_sums<digit_counters<Bits>::kStripes>& all) {
-  constexpr int kStripes = digit_counters<Bits>::kStripes;
+template <class Counters>
+__device__ __forceinline__ void lift_stripes(Counters& counters, const stripe_sums<Counters::kStripes>& prefix,
+                                             const stripe_sums<Counters::kStripes>& all) {
+  constexpr int kStripes = Counters::kStripes;
   std::uint32_t total = 0;
 #pragma unroll
   for (int k = 0; k < kStripes; ++k) total += all.word[k];

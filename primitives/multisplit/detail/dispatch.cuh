@@ -111,8 +111,8 @@ struct tuning_sm90 {
   /// kDigitsMinBuckets <= m < kSpreadMinBuckets (one split of a 4-, 5-
   /// or 6-bit digit: counters a thread, no atomics, so skewed ids cost
   /// nothing), and block_wide_spread from kSpreadMinBuckets up (pairs:
-  /// kSpreadPairsMinBuckets), where the digit rank (a register split of the low 1-2 bits,
-  /// then the 6-bit split) wins on spread ids and the peer masks on
+  /// kSpreadPairsMinBuckets), where the digit rank (a register split of the low 2-3 bits,
+  /// then a 5-bit split) wins on spread ids and the peer masks on
   /// concentrated ones (kSpreadPeersBelow has the figures). Session 17,
   /// block_wide_spread against session 16's choice, same run (ms): keys
   /// uniform m = 128 1.896 (peers) -> 1.743, skewed m = 256 2.091 (digits)
@@ -123,7 +123,13 @@ struct tuning_sm90 {
   /// tiles (kSpreadPeerItems) pairs skewed m = 33 / 64 / 65 1.126 / 1.131 /
   /// 1.134 -> 1.037 / 1.049 / 1.053, so pairs from 33; at m = 32 (one 5-bit
   /// split, 0.983) and for keys below 65 (skewed m = 64 1.483 against
-  /// 1.626) the one digit split stays.
+  /// 1.626) the one digit split stays. Session 18: pairs from 65. With 6-bit
+  /// pairs on one block of 16 warps (wide_digits_one_warps), same run, ms,
+  /// uniform / skewed at m = 33 and 64: block_wide_spread as it was 1.084 /
+  /// 1.035 and 1.132 / 1.041, the digit rank alone 1.029 / 1.054 and 1.049
+  /// / 1.068 (the worse of the two 1.39x -> 1.39x and 1.35x -> 1.37x CUB);
+  /// block_wide_spread on the new 10,240-pair tiles took 10-item peer tiles
+  /// (16 do not divide them): skewed 1.098 / 1.100.
   /// Measured (H100, session 14, same runs,
   /// 2^28 keys, ratio to CUB; automatic's choice before -> digit rank):
   /// uniform m = 4 / 8 / 16 1.53 / 1.85 / 1.91 -> 1.91 / 1.91 / 1.90,
@@ -139,14 +145,17 @@ struct tuning_sm90 {
   /// / 1.670, kept there), m = 256 2.039 / 2.053 -> 2.067 / 2.064.
   static constexpr std::uint32_t kDigitsMinBuckets = 2;
   static constexpr std::uint32_t kSpreadMinBuckets = 65;
-  static constexpr std::uint32_t kSpreadPairsMinBuckets = 33;
-  /// block_wide_spread's peer-mask tiles split a digit tile (of 20 keys, or
-  /// 20 / 16 / 44 pairs a thread) into tiles of the most items a thread
-  /// that divide it, up to this (or block_wide's own wide_items, if more):
-  /// keys 20; pairs 10 / 16 / 11. Pairs at 16 (2 blocks an SM) against 8
-  /// (4 blocks), same run, skewed m = 33 / 64 / 65: 1.126 / 1.131 / 1.134 ->
-  /// 1.037 / 1.049 / 1.053 ms, m = 128 1.156 -> 1.166; keys at 10 against
-  /// 20: uniform m = 65 1.461 -> 1.831.
+  static constexpr std::uint32_t kSpreadPairsMinBuckets = 65;
+  /// block_wide_spread's peer-mask tiles (8 warps) split a digit tile (of
+  /// 5,120 keys, or 5,120 / 10,240 pairs) into tiles of the most items a
+  /// thread that divide it, up to this (or block_wide's own wide_items, if
+  /// more): keys 20; pairs 10 / 10. Session 17, under 4,096-pair digit
+  /// tiles, pairs at 16 (2 blocks an SM) against 8 (4 blocks), same run,
+  /// skewed m = 33 / 64 / 65: 1.126 / 1.131 / 1.134 -> 1.037 / 1.049 / 1.053
+  /// ms, m = 128 1.156 -> 1.166; keys at 10 against 20: uniform m = 65 1.461
+  /// -> 1.831. Session 18, peer tiles of 16 warps x 10 pairs under the
+  /// 10,240-pair tiles: skewed m = 65 / 256 1.235 / 1.298 against 8 warps'
+  /// 1.100 / 1.130.
   static constexpr int kSpreadPeerItems = 16;
   /// block_wide_spread takes the peer masks below this many effective
   /// buckets (detail/spread_choice.cuh), the digit rank from it up: THE
@@ -165,8 +174,8 @@ struct tuning_sm90 {
   static constexpr double kSpreadPairsPeersBelow = 16;
   /// `automatic` takes block_wide_digits_one for pairs from
   /// kDigitsPairsMinBuckets to kSpreadPairsMinBuckets - 1 (2 blocks an SM
-  /// of 5,120-pair tiles at 4 / 5 bits; from 33, on 4,096 at 6 and 7 bits
-  /// and 1 block of 11,264 at 8, it is block_wide_spread's digit rank),
+  /// of 5,120-pair tiles at 4 / 5 bits, one block of 16 warps on 10,240 at
+  /// 6; from 65 on the same tiles it is block_wide_spread's digit rank),
   /// block below. Measured (H100, 2^27 pairs, ms; session 15, block -> digit
   /// rank): uniform m = 8 / 16 / 32 / 64 1.008 / 1.052 / 1.108 / 1.426 ->
   /// 0.989 / 1.021 / 1.078 / 1.165, skewed 0.987 / 1.016 / 1.052 / 1.080 ->
@@ -466,24 +475,24 @@ void at_digit_width(std::uint32_t m, F&& f) {
   }
 }
 
-/// block_wide_digits_one's items per thread on IdBits-bit ids (staged
-/// bucket bytes count against pairs' 8-bit tiles).
+/// block_wide_digits_one's tile on IdBits-bit ids, in items (staged bucket
+/// bytes count against pairs' 8-bit tiles).
 template <int IdBits, class Key, class Value, class BucketOf>
-constexpr int digits_one_items_for() {
-  return wide_digits_one_items<Key, Value, IdBits, std::is_same_v<BucketOf, bucket_ids_of>>();
+constexpr int digits_one_tile_for() {
+  return wide_digits_one_tile<Key, Value, IdBits, std::is_same_v<BucketOf, bucket_ids_of>>();
 }
 
 /// block_wide_digits_one's post-scan (detail/wide_digits_one.cuh) on
 /// IdBits-bit ids, on the scanned matrix of its tiles
-/// (digits_one_items_for): a persistent grid of wide_digits_one_postscan,
+/// (digits_one_tile_for): a persistent grid of wide_digits_one_postscan,
 /// which orders each tile by one counter split on a digit of up to 6 bits,
 /// after a register split on the low bits past 6. `gate`: see choice_gate.
 template <int IdBits, class Key, class Value, class BucketOf>
 void wide_digits_one_post(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                           std::uint32_t m, BucketOf bucket_of, const std::uint32_t* histogram, std::size_t tiles,
                           cudaStream_t stream, choice_gate gate) {
-  constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
-  constexpr int kItems = digits_one_items_for<IdBits, Key, Value, BucketOf>();
+  constexpr int kWarps = wide_digits_one_warps<Value, IdBits>(), kThreads = kWarps * 32;
+  constexpr int kItems = digits_one_tile_for<IdBits, Key, Value, BucketOf>() / kThreads;
   using storage = wide_digits_one_storage<kWarps, kItems, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
   // At most the blocks it is sized for: 4-bit keys' 48 KB would allow 4, but
   // their 64-register cap spilled 20 bytes (20 item words and 20 keys live
@@ -517,8 +526,11 @@ void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out,
                       std::uint32_t m, BucketOf bucket_of, std::uint32_t* offsets, multisplit_workspace& ws,
                       cudaStream_t stream, bool offsets_only, bool spread) {
   at_digit_width(m, [&]<int IdBits>() {
-    constexpr int kItems = digits_one_items_for<IdBits, Key, Value, BucketOf>();
-    const std::size_t tiles = blocks_for(n, tuning::kWarps * 32 * kItems);
+    // The pre-scan and the peer masks run 8 warps; the post-scan may run more (wide_digits_one_warps).
+    constexpr int kTile = digits_one_tile_for<IdBits, Key, Value, BucketOf>();
+    constexpr int kItems = kTile / (tuning::kWarps * 32);
+    static_assert(kItems * tuning::kWarps * 32 == kTile, "the pre-scan's threads share the tile evenly");
+    const std::size_t tiles = blocks_for(n, kTile);
     const std::uint32_t* matrix = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
     if (offsets_only || tiles == 0) return;
     choice_gate digits{};

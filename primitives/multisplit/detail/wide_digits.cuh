@@ -106,9 +106,9 @@ __device__ __forceinline__ void classify_placed(const Tile& from, unsigned first
 
 /// Counts a chunk's items by digit `(bucket >> Shift) & (2^Bits - 1)` into
 /// this thread's column (zeroed first) and records each valid item's rank.
-template <int Shift, int Items, int Bits>
-__device__ __forceinline__ void count_digits(digit_counters<Bits>& counters, std::uint32_t (&item)[Items]) {
-  constexpr unsigned kMask = (1u << Bits) - 1;
+template <int Shift, int Items, class Counters>
+__device__ __forceinline__ void count_digits(Counters& counters, std::uint32_t (&item)[Items]) {
+  constexpr unsigned kMask = Counters::kDigits - 1;
   counters.zero_column(threadIdx.x);
 #pragma unroll
   for (int r = 0; r < Items; ++r)

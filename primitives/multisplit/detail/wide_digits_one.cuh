@@ -10,25 +10,27 @@
 // tile: zero, rake, lift), 3.2 / 6.4 shared-memory wavefronts per 32 keys
 // at 5 / 6 bits against a split's ~8.5.
 //
-// Past 64 buckets (7- and 8-bit ids) the counters stop at 6 bits: at 7 / 8
+// Past 64 buckets (7- and 8-bit ids) the counters do not widen: at 7 / 8
 // bits they filled 64 / 128 KB (2 / 1 blocks an SM) and their zero, rake
 // and lift doubled with each bit (keys m = 128 / 256 1.89 / 3.47 ms against
-// two 4-bit splits' 1.77 / 2.04, step 22 (a)). So a split on the low 1 or 2
-// bits goes first, counted in registers: a chunk's 2 or 4 values fit the
-// 8-bit fields of one register (a chunk has fewer than 256 items), so its
-// count touches no shared memory, and one block scan of one or two words
-// (16-bit halves) gives every place; it costs one more read of the tile
-// (16-byte loads, conflict-free at 20 keys or 44 pairs a chunk, 4-way at 7
-// bits' 16 pairs: a 64-byte stride) and one store of each item at its
-// place. The 6-bit counter split on the bits above then finishes the order
-// (LSD: it keeps the first split's order within each of its digits), in
-// place in the same buffer. The register split's chunks are in thread
-// order, not digit_chunk's (digit_rank.cuh): its block scan runs in thread
-// order, and stability needs chunks in scan order. Measured (step 23): for
-// keys as fast as session 14's two 4-bit counter splits in three buffers
-// (block_wide_digits, removed), whose second split cost its per-item work
-// rather than its counters; for pairs far faster (m = 128 uniform 2.65 ->
-// 1.43 ms).
+// two 4-bit splits' 1.77 / 2.04, step 22 (a)). So a split on the low 2 or
+// 3 bits goes first, counted in registers: a chunk's 4 or 8 values fit the
+// 8-bit fields of one or two registers (a chunk has fewer than 256 items),
+// so its count touches no shared memory, and one block scan of two or four
+// words (16-bit halves) gives every place; it costs one more read of the
+// tile (16-byte loads, conflict-free at 20 items a chunk) and one store of
+// each item at its place. A 5-bit counter split on the bits above then
+// finishes the order (LSD: it keeps the first split's order within each of
+// its digits), in place in the same buffer. The register split's chunks
+// are in thread order, not digit_chunk's (digit_rank.cuh): its block scan
+// runs in thread order, and stability needs chunks in scan order.
+// Measured: a register split on 1 or 2 bits under 6-bit counters (step 23)
+// was as fast for keys as session 14's two 4-bit counter splits in three
+// buffers (block_wide_digits, removed), whose second split cost its
+// per-item work rather than its counters, and far faster for pairs (m =
+// 128 uniform 2.65 -> 1.43 ms); one more bit in registers and 5-bit
+// counters (half the counter scan) beat it at 7 bits and at m = 256 (step
+// 25: counter_bits has the figures).
 //
 // A tile's path (each split): thread t classifies and counts its chunk;
 // one block scan turns the counts into places (the counter split's also
@@ -45,9 +47,11 @@
 // tiles 40 KB + counters 8 / 16 / 32 KB + shifts 2^IdBits words: 49.4 /
 // 57.7 / 74.3 KB at 4 / 5 / 6 bits, 74.5 / 75.0 at 7 / 8, 3 blocks an SM
 // (228 KB, 1 KB reserved a block; 4 bits would fit 4, but at 64 registers
-// it spilled: dispatch caps it at 3). Pairs of 32-bit words: 5,120 / 5,120
-// / 4,096 / 4,096-pair tiles at 4 / 5 / 6 / 7 bits, 2 blocks an SM, and
-// 11,264 at 8 bits, 1 block an SM (wide_digits_one_blocks says why).
+// it spilled: dispatch caps it at 3). Pairs of 32-bit words: 5,120-pair
+// tiles at 4 and 5 bits, 2 blocks an SM; from 6 bits one block of 512
+// threads an SM, 10,240-pair tiles: two tiles 160 KB + counters 64 KB (a
+// column a thread) + shifts, 225.5 KB (wide_digits_one_blocks and
+// wide_digits_one_warps say why).
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -65,19 +69,26 @@ namespace graphkit::multisplit_detail {
 
 /// The bucket-id bits that block_wide_digits_one orders a tile by at m
 /// (m <= 256): ceil(log2 m), at least 4 (a warp rakes whole rows). Up to 6
-/// in one counter split; 7 and 8 as a register split of the low 1 or 2 bits
-/// then a 6-bit counter split (see the header).
+/// in one counter split; 7 and 8 as a register split of the low 2 or 3 bits
+/// then a 5-bit counter split (see the header).
 constexpr int digits_one_bits(std::uint32_t m) { return m <= 16 ? 4 : m <= 32 ? 5 : m <= 64 ? 6 : m <= 128 ? 7 : 8; }
 
 /// Of IdBits, those that the counters split by (the rest, the low bits,
-/// are the register split's).
-constexpr int counter_bits(int id_bits) { return id_bits < 6 ? id_bits : 6; }
+/// are the register split's): all up to 6, 5 past 6. Measured (H100,
+/// session 18, same run, ms, uniform / skewed; 5-bit counters under 2 / 3
+/// register bits against 6-bit under 1 / 2): keys m = 65 1.802 / 1.778 ->
+/// 1.705 / 1.698, m = 128 1.738 / 1.801 -> 1.630 / 1.718, m = 192 1.986 /
+/// 1.950 -> 1.981 / 1.936, m = 256 2.069 / 2.048 -> 1.963 / 1.984, but m =
+/// 129 1.863 / 1.849 -> 1.913 / 1.892; pairs m = 65 / 128 1.231 / 1.255 ->
+/// 1.176 / 1.207 uniform, m = 129-256 level. 4-bit counters under 3 / 4
+/// register bits: keys 3-14% slower than 5-bit, pairs level with it.
+constexpr int counter_bits(int id_bits) { return id_bits <= 6 ? id_bits : 5; }
 
 /// A thread's count of each low value v < 2^LowBits of its chunk, as the
 /// block scan takes them: value v in the 16-bit half v % 2 of word v / 2.
 /// The halves never carry into each other: a tile has fewer than 2^16 items.
 template <int LowBits>
-using low_counts = word_sums<LowBits == 2 ? 2 : 1>;
+using low_counts = word_sums<LowBits == 1 ? 1 : (1 << LowBits) / 2>;
 
 /// Shared memory of wide_digits_one_postscan: the cp.async double buffer
 /// (each tile ordered in place, see the header), the counters, and per
@@ -86,9 +97,10 @@ template <int Warps, int Items, int IdBits, class Key, class Value, bool StageBu
 struct wide_digits_one_storage {
   using tile = digit_tile<Warps, Items, Key, Value, StageBuckets>;
   static constexpr int kBits = counter_bits(IdBits);
-  static constexpr int kStripes = digit_counters<kBits>::kStripes;
+  using counters_type = digit_counters<kBits, Warps * 32>;
+  static constexpr int kStripes = counters_type::kStripes;
   tile in[2];
-  digit_counters<kBits> counters;
+  counters_type counters;
   /// Output index of bucket b's tile place 0 (mod 2^32: base - tile start).
   std::uint32_t shift[1 << IdBits];
   std::uint32_t total;  ///< the tile's valid items
@@ -102,66 +114,90 @@ struct wide_digits_one_storage {
 };
 
 /// Blocks an SM that wide_digits_one_postscan is sized for: 3 for keys; 2
-/// for pairs, 1 for pairs of 8-bit ids. Measured (H100, bench/NOTES.md
-/// multisplit steps 22-23): pairs gain more from longer tiles than from a
-/// third block (session 15, uniform m = 8 / 16 / 32 / 64, 3 blocks of
-/// 4,096 / 3,072 / 3,072 / 2,048 pairs -> 2 blocks of 5,120 / 5,120 / 5,120
-/// / 4,096: 1.032 / 1.081 / 1.246 / 1.893 -> 0.989 / 1.021 / 1.078 / 1.165
-/// ms), and at m = 256 (a tile's 256 runs of 16 pairs, 64 bytes an array)
-/// far more (session 16, uniform / skewed, 2 blocks of 4,096 -> 1 block of
-/// 11,264: 2.853 / 1.546 -> 1.510 / 1.573 ms), but not at m = 64 or 128 (2
-/// blocks of 4,096 -> 1 of 10,240: 1.120 / 1.146 -> 1.152 / 1.298 and
-/// 1.426 / 1.363 -> 1.422 / 1.570); keys at 20 items fit 3 blocks at every
-/// width (24 items were no faster).
+/// for pairs of 4- and 5-bit ids, 1 (of 16 warps, wide_digits_one_warps)
+/// for pairs of 6- to 8-bit ids. Measured (H100, bench/NOTES.md multisplit
+/// steps 22-25): pairs gain more from longer tiles than from a third block
+/// (session 15, uniform m = 8 / 16 / 32 / 64, 3 blocks of 4,096 / 3,072 /
+/// 3,072 / 2,048 pairs -> 2 blocks of 5,120 / 5,120 / 5,120 / 4,096: 1.032
+/// / 1.081 / 1.246 / 1.893 -> 0.989 / 1.021 / 1.078 / 1.165 ms), and from
+/// 6 bits up more still from one block of 16 warps on 10,240-pair tiles
+/// (step 25); keys at 20 items fit 3 blocks at every width (24 items were
+/// no faster).
 template <class Value, int IdBits>
 constexpr int wide_digits_one_blocks() {
-  return !kHasValues<Value> ? 3 : IdBits == 8 ? 1 : 2;
+  return !kHasValues<Value> ? 3 : IdBits >= 6 ? 1 : 2;
 }
 
-/// Items per thread: the most, in steps of 4 from 20 (from 44 at one block
-/// an SM) down to 8, whose storage (two tiles, the counters, the shifts, 1
-/// KB for the rest) leaves wide_digits_one_blocks() blocks an SM (228 KB, 1
-/// KB reserved a block) and, with bucket bytes staged (StageBuckets), still
-/// fits one block's 227 KB: 20 for 32-bit keys at every width; pairs of
-/// 32-bit words 20 / 20 / 16 / 16 at 4 / 5 / 6 / 7 bits (7 bits: 6 bits'
-/// counters, and the 512 B of shifts still fit), 44 at 8 (40 staged). At 2
-/// and 3 blocks, 24 items were measured no faster (session 15).
+/// Warps a block of wide_digits_one_postscan: 16 for pairs of 6- to 8-bit
+/// ids (one block an SM, 10,240-pair tiles), 8 elsewhere. Why (session 18,
+/// H100): ncu on uniform pairs at m = 256 (then 8 warps an SM on
+/// 11,264-pair tiles) found the post-scan issuing 0.35 instructions a cycle
+/// a scheduler, 0.41 of its 2 warps eligible, most waiting on fixed-latency
+/// dependences, at 44% of DRAM bandwidth; at m = 128 (2 blocks of 8 warps
+/// on 4,096-pair tiles, whose 64-byte chunks meet 4-way bank conflicts in
+/// the 16-byte chunk loads) the shared-memory pipe was 79% busy. Same run,
+/// ms, uniform / skewed: m = 64 1.117 / 1.132 -> 1.049 / 1.068, m = 128
+/// 1.406 / 1.349 -> 1.252 / 1.255, m = 256 1.493 / 1.575 -> 1.366 / 1.304.
+/// 5-bit pairs (m = 17-32) on 16 warps: uniform 1.028 / 1.088 -> 0.997 /
+/// 1.005 but skewed 0.969 / 0.979 -> 1.015 / 1.026; they keep 8. 4 bits
+/// cannot: 16 warps rake 8 rows (digit_counters).
+template <class Value, int IdBits>
+constexpr int wide_digits_one_warps() {
+  return kHasValues<Value> && IdBits >= 6 ? 16 : 8;
+}
+
+/// Items per thread: the most, in steps of 4 from 20 down to 8, whose
+/// storage (two tiles, the counters, the shifts, 1 KB for the rest) leaves
+/// wide_digits_one_blocks() blocks an SM (228 KB, 1 KB reserved a block)
+/// and, with bucket bytes staged (StageBuckets), still fits one block's 227
+/// KB: 20 for 32-bit keys at every width and for pairs of 32-bit words (16
+/// from 6 bits with staged bytes). Session 16's 256-thread blocks of
+/// 11,264 pairs (44 items) at 8 bits lost to 512 threads of 20 (step 25).
+/// 20 items also keep the chunk loads conflict-free (digit_rank.cuh: 16 met
+/// 4-way conflicts); at 2 and 3 blocks, 24 were no faster (session 15).
 template <class Key, class Value, int IdBits, bool StageBuckets = false>
 constexpr int wide_digits_one_items() {
   constexpr std::size_t bytes = sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0);
   constexpr int kBlocks = wide_digits_one_blocks<Value, IdBits>();
+  constexpr int kThreads = 32 * wide_digits_one_warps<Value, IdBits>();
   constexpr std::size_t budget = 228 * 1024 / kBlocks - 1024;
   const auto storage = [&](int items, std::size_t item_bytes) {
-    return 2 * std::size_t{256} * items * item_bytes + sizeof(digit_counters<counter_bits(IdBits)>) +
+    return 2 * std::size_t{kThreads} * items * item_bytes + sizeof(digit_counters<counter_bits(IdBits), kThreads>) +
            4 * (std::size_t{1} << IdBits) + 1024;
   };
-  for (int items = kBlocks == 1 ? 44 : 20; items >= 8; items -= 4)
+  for (int items = 20; items >= 8; items -= 4)
     if (storage(items, bytes) <= budget && storage(items, bytes + (StageBuckets ? 1 : 0)) <= 227 * 1024) return items;
   return 4;
 }
 
-/// Items per thread of block_wide_digits_one at m (its tile is 256 times
-/// that), by its width at m.
+/// block_wide_digits_one's tile on IdBits-bit ids, in items: its threads
+/// times their items.
+template <class Key, class Value, int IdBits, bool StageBuckets = false>
+constexpr int wide_digits_one_tile() {
+  return 32 * wide_digits_one_warps<Value, IdBits>() * wide_digits_one_items<Key, Value, IdBits, StageBuckets>();
+}
+
+/// block_wide_digits_one's tile at m, in items, by its width at m.
 template <class Key, class Value>
-constexpr int digits_one_items(std::uint32_t m) {
+constexpr int digits_one_tile(std::uint32_t m) {
   switch (digits_one_bits(m)) {
-    case 4: return wide_digits_one_items<Key, Value, 4>();
-    case 5: return wide_digits_one_items<Key, Value, 5>();
-    case 6: return wide_digits_one_items<Key, Value, 6>();
-    case 7: return wide_digits_one_items<Key, Value, 7>();
-    default: return wide_digits_one_items<Key, Value, 8>();
+    case 4: return wide_digits_one_tile<Key, Value, 4>();
+    case 5: return wide_digits_one_tile<Key, Value, 5>();
+    case 6: return wide_digits_one_tile<Key, Value, 6>();
+    case 7: return wide_digits_one_tile<Key, Value, 7>();
+    default: return wide_digits_one_tile<Key, Value, 8>();
   }
 }
 
 /// The stripes' rake sums of this thread, and its bucket's count in the
 /// tile (thread b < m stands for bucket b).
-template <int Bits>
-__device__ __forceinline__ stripe_sums<digit_counters<Bits>::kStripes> rake_stripes(
-    const digit_counters<Bits>& counters, std::uint32_t bucket_count) {
-  stripe_sums<digit_counters<Bits>::kStripes> sums;
+template <class Counters>
+__device__ __forceinline__ stripe_sums<Counters::kStripes> rake_stripes(const Counters& counters,
+                                                                        std::uint32_t bucket_count) {
+  stripe_sums<Counters::kStripes> sums;
 #pragma unroll
-  for (int k = 0; k < digit_counters<Bits>::kStripes; ++k) sums.word[k] = counters.rake(k);
-  sums.word[digit_counters<Bits>::kStripes] = bucket_count;
+  for (int k = 0; k < Counters::kStripes; ++k) sums.word[k] = counters.rake(k);
+  sums.word[Counters::kStripes] = bucket_count;
   return sums;
 }
 
@@ -272,21 +308,26 @@ __device__ __forceinline__ std::uint32_t split_low_bits(Storage& s, Tile& in, st
   constexpr int kThreads = Warps * 32, kWords = low_counts<LowBits>::kWords;
   constexpr unsigned kMask = (1u << LowBits) - 1;
   using Value = std::remove_cv_t<std::remove_extent_t<decltype(in.values)>>;
-  static_assert(LowBits >= 1 && LowBits <= 2 && Items < 256, "one register's 8-bit fields count a chunk's values");
-  // Value v's count in bits 8v .. 8v + 7; an item's rank is its field before its add.
-  std::uint32_t counts = 0;
+  static_assert(LowBits >= 1 && LowBits <= 3 && Items < 256, "8-bit fields of registers count a chunk's values");
+  constexpr int kRegs = LowBits <= 2 ? 1 : (1 << LowBits) / 4;  // 4 values a register
+  // Value v's count in bits 8 (v % 4) .. + 7 of register v / 4; an item's rank is its field before its add.
+  std::uint32_t counts[kRegs] = {};
 #pragma unroll
   for (int r = 0; r < Items; ++r) {
     if (item[r] != kNoBucket) {
-      const unsigned field = 8 * (item[r] & kMask);
-      item[r] |= ((counts >> field) & 255u) << kRankShift;
-      counts += 1u << field;
+      const unsigned v = item[r] & kMask, field = 8 * (v & 3u), reg = v >> 2;
+      std::uint32_t held = counts[0];
+#pragma unroll
+      for (int g = 1; g < kRegs; ++g) held = reg == unsigned(g) ? counts[g] : held;
+      item[r] |= ((held >> field) & 255u) << kRankShift;
+#pragma unroll
+      for (int g = 0; g < kRegs; ++g) counts[g] += reg == unsigned(g) ? 1u << field : 0u;
     }
   }
-  // Bytes 0, 1 (and 2, 3) to the halves of one (two) words: one block scan for all values.
+  // Bytes 0, 1 (and 2, 3) of each register to the halves of one (two) words: one block scan for all values.
   low_counts<LowBits> mine, prefix, all, zero{};
-  mine.word[0] = __byte_perm(counts, 0, 0x4140);
-  if constexpr (kWords == 2) mine.word[1] = __byte_perm(counts, 0, 0x4342);
+#pragma unroll
+  for (int k = 0; k < kWords; ++k) mine.word[k] = __byte_perm(counts[k / 2], 0, k % 2 == 0 ? 0x4140 : 0x4342);
   cub::BlockScan<low_counts<LowBits>, kThreads, cub::BLOCK_SCAN_WARP_SCANS>(s.scan.low)
       .ExclusiveScan(mine, prefix, zero, add_word_sums{}, all);
   // Value v's first place in this chunk: the tile's items of smaller values
@@ -303,8 +344,11 @@ __device__ __forceinline__ std::uint32_t split_low_bits(Storage& s, Tile& in, st
   __syncthreads();  // every chunk is read
   store_at_places(
       in, item, key, value,
-      [&](std::uint32_t b) {
-        const std::uint32_t word = kWords == 1 || (b & 2u) == 0 ? start[0] : start[kWords - 1];
+      [&](std::uint32_t b) {  // value v's start: half v % 2 of word v / 2, picked without indexing registers
+        const unsigned k = (b & kMask) >> 1;
+        std::uint32_t word = start[0];
+#pragma unroll
+        for (int g = 1; g < kWords; ++g) word = k == unsigned(g) ? start[g] : word;
         return (word >> (16 * (b & 1u))) & 0xffffu;
       },
       stage);
@@ -329,9 +373,9 @@ __device__ __forceinline__ void order_one_digit_tile(Storage& s, Tile& in, std::
                                      std::bool_constant<std::is_same_v<BucketOf, bucket_ids_of>>{});
 }
 
-/// order_one_digit_tile for 7- and 8-bit ids (m <= 2^(6 + LowBits)): the
+/// order_one_digit_tile for 7- and 8-bit ids (m <= 2^(5 + LowBits)): the
 /// register split on the low LowBits bits, then the counter split on the
-/// 6 bits above them (LSD: the second split keeps the first's order within
+/// 5 bits above them (LSD: the second split keeps the first's order within
 /// each of its digits), which classifies the items again as the first left
 /// them (the valid ones at places 0 .. total - 1).
 template <int Warps, int Items, int LowBits, class Storage, class Tile, class BucketOf>

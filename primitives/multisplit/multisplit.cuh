@@ -77,8 +77,8 @@ namespace graphkit {
 /// the digit rank (detail/wide_digits_one.cuh): each tile ordered in place
 /// by ONE stable split on a digit of ceil(log2 m) bits (at least 4) for m
 /// <= 64, ranked by 16, 32 or 64 counters a thread (no votes, no peer
-/// masks, no shared atomics), on tiles of 5,120 keys or 5,120 / 5,120 /
-/// 10,240 pairs at 4 / 5 / 6 bits (pairs of 6 bits and more: one block of
+/// masks, no shared atomics), on tiles of 5,120 keys or 5,120 / 10,240 /
+/// 10,240 pairs at 4 / 5 / 6 bits (pairs of 5 bits and more: one block of
 /// 512 threads an SM); above 64 a stable split on the id's low 2 or 3 bits,
 /// counted in registers, goes before a 5-bit split on the rest (6 bits'
 /// tiles); m <= 256.

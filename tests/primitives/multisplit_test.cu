@@ -310,8 +310,8 @@ TEST(Multisplit, TileRanksOnManyTiles) {
 // The wide post-scans (block_wide with each warp rank forced, and
 // block_wide_digits_one), at every m from 2 to 256,
 // keys and pairs, uniform and skewed ids: sizes 0 and 1, the method's tile
-// size at m (5,120 keys; 3,072 pairs, and 5,120 / 5,120 / 10,240 for
-// block_wide_digits_one at 4 / 5 / 6-8 bits: 512 threads from 6 bits) and one either
+// size at m (5,120 keys; 3,072 pairs, and 5,120 / 10,240 for
+// block_wide_digits_one at 4 / 5-8 bits: 512 threads from 5 bits) and one either
 // side, several tiles plus a tail, and ids out of range inside warps; functor and precomputed ids (the
 // staged tile carries the ids of bucket_ids_of, and the functor is applied
 // again otherwise).
@@ -393,18 +393,19 @@ TEST(Multisplit, BlockWideManyTilesPerBlock) {
   }
 }
 
-// block_wide_digits_one past 64 buckets (the register split on the low 1
-// or 2 bits, then the 6-bit counter split; pairs of 8-bit ids on one block
-// an SM with their own tile size): a few tiles and a tail, keys and pairs,
-// functor and staged ids, ids out of range inside warps. Small enough to
-// run under compute-sanitizer's memcheck and racecheck.
-TEST(Multisplit, DigitsOneLowBitSplitOnAFewTiles) {
+// block_wide_digits_one at every width: one counter split of 4, 5 or 6
+// bits, and past 64 buckets the register split on the low 2 or 3 bits,
+// then the 5-bit counter split; pairs of 5 bits and more on blocks of 512
+// threads: a few tiles and a tail, keys and pairs, functor and staged ids,
+// ids out of range inside warps. Small enough to run under
+// compute-sanitizer's memcheck and racecheck.
+TEST(Multisplit, DigitsOneEveryWidthOnAFewTiles) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
   std::mt19937_64 rng(seed);
   multisplit_workspace ws;
-  for (const std::uint32_t m : {65u, 128u, 129u, 256u}) {
+  for (const std::uint32_t m : {16u, 17u, 32u, 33u, 64u, 65u, 128u, 129u, 256u}) {
     for (const bool pairs : {false, true}) {
       const std::size_t tile = wide_tile_of(multisplit_method::block_wide_digits_one, m, pairs);
       const std::size_t n = 3 * tile + rng() % tile;

@@ -174,8 +174,8 @@ struct tuning_sm90 {
   static constexpr double kSpreadPairsPeersBelow = 16;
   /// `automatic` takes block_wide_digits_one for pairs from
   /// kDigitsPairsMinBuckets to kSpreadPairsMinBuckets - 1 (2 blocks an SM
-  /// of 5,120-pair tiles at 4 / 5 bits, one block of 16 warps on 10,240 at
-  /// 6; from 65 on the same tiles it is block_wide_spread's digit rank),
+  /// of 5,120-pair tiles at 4 bits, one block of 16 warps on 10,240 at 5
+  /// and 6; from 65 on the same tiles it is block_wide_spread's digit rank),
   /// block below. Measured (H100, 2^27 pairs, ms; session 15, block -> digit
   /// rank): uniform m = 8 / 16 / 32 / 64 1.008 / 1.052 / 1.108 / 1.426 ->
   /// 0.989 / 1.021 / 1.078 / 1.165, skewed 0.987 / 1.016 / 1.052 / 1.080 ->

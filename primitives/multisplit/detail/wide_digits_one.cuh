@@ -48,9 +48,9 @@
 // 57.7 / 74.3 KB at 4 / 5 / 6 bits, 74.5 / 75.0 at 7 / 8, 3 blocks an SM
 // (228 KB, 1 KB reserved a block; 4 bits would fit 4, but at 64 registers
 // it spilled: dispatch caps it at 3). Pairs of 32-bit words: 5,120-pair
-// tiles at 4 and 5 bits, 2 blocks an SM; from 6 bits one block of 512
-// threads an SM, 10,240-pair tiles: two tiles 160 KB + counters 64 KB (a
-// column a thread) + shifts, 225.5 KB (wide_digits_one_blocks and
+// tiles at 4 bits, 2 blocks an SM; from 5 bits one block of 512 threads an
+// SM, 10,240-pair tiles: two tiles 160 KB + counters 32 / 64 KB (5 / 6 bits,
+// a column a thread) + shifts, up to 225.5 KB (wide_digits_one_blocks and
 // wide_digits_one_warps say why).
 #pragma once
 
@@ -88,7 +88,7 @@ constexpr int counter_bits(int id_bits) { return id_bits <= 6 ? id_bits : 5; }
 /// block scan takes them: value v in the 16-bit half v % 2 of word v / 2.
 /// The halves never carry into each other: a tile has fewer than 2^16 items.
 template <int LowBits>
-using low_counts = word_sums<LowBits == 1 ? 1 : (1 << LowBits) / 2>;
+using low_counts = word_sums<LowBits <= 1 ? 1 : (1 << LowBits) / 2>;
 
 /// Shared memory of wide_digits_one_postscan: the cp.async double buffer
 /// (each tile ordered in place, see the header), the counters, and per
@@ -97,6 +97,7 @@ template <int Warps, int Items, int IdBits, class Key, class Value, bool StageBu
 struct wide_digits_one_storage {
   using tile = digit_tile<Warps, Items, Key, Value, StageBuckets>;
   static constexpr int kBits = counter_bits(IdBits);
+  static constexpr int kLowBits = IdBits - kBits;  ///< the register split's (0: none)
   using counters_type = digit_counters<kBits, Warps * 32>;
   static constexpr int kStripes = counters_type::kStripes;
   tile in[2];
@@ -109,26 +110,26 @@ struct wide_digits_one_storage {
   /// split's scan (7 and 8 bits) ends before the counter split's begins.
   union {
     typename cub::BlockScan<stripe_sums<kStripes>, Warps * 32, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage digits;
-    typename cub::BlockScan<low_counts<IdBits - kBits>, Warps * 32, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage low;
+    typename cub::BlockScan<low_counts<kLowBits>, Warps * 32, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage low;
   } scan;
 };
 
 /// Blocks an SM that wide_digits_one_postscan is sized for: 3 for keys; 2
-/// for pairs of 4- and 5-bit ids, 1 (of 16 warps, wide_digits_one_warps)
-/// for pairs of 6- to 8-bit ids. Measured (H100, bench/NOTES.md multisplit
+/// for pairs of 4-bit ids, 1 (of 16 warps, wide_digits_one_warps) for
+/// pairs of 5- to 8-bit ids. Measured (H100, bench/NOTES.md multisplit
 /// steps 22-25): pairs gain more from longer tiles than from a third block
 /// (session 15, uniform m = 8 / 16 / 32 / 64, 3 blocks of 4,096 / 3,072 /
 /// 3,072 / 2,048 pairs -> 2 blocks of 5,120 / 5,120 / 5,120 / 4,096: 1.032
 /// / 1.081 / 1.246 / 1.893 -> 0.989 / 1.021 / 1.078 / 1.165 ms), and from
-/// 6 bits up more still from one block of 16 warps on 10,240-pair tiles
+/// 5 bits up more still from one block of 16 warps on 10,240-pair tiles
 /// (step 25); keys at 20 items fit 3 blocks at every width (24 items were
 /// no faster).
 template <class Value, int IdBits>
 constexpr int wide_digits_one_blocks() {
-  return !kHasValues<Value> ? 3 : IdBits >= 6 ? 1 : 2;
+  return !kHasValues<Value> ? 3 : IdBits >= 5 ? 1 : 2;
 }
 
-/// Warps a block of wide_digits_one_postscan: 16 for pairs of 6- to 8-bit
+/// Warps a block of wide_digits_one_postscan: 16 for pairs of 5- to 8-bit
 /// ids (one block an SM, 10,240-pair tiles), 8 elsewhere. Why (session 18,
 /// H100): ncu on uniform pairs at m = 256 (then 8 warps an SM on
 /// 11,264-pair tiles) found the post-scan issuing 0.35 instructions a cycle
@@ -138,12 +139,14 @@ constexpr int wide_digits_one_blocks() {
 /// the 16-byte chunk loads) the shared-memory pipe was 79% busy. Same run,
 /// ms, uniform / skewed: m = 64 1.117 / 1.132 -> 1.049 / 1.068, m = 128
 /// 1.406 / 1.349 -> 1.252 / 1.255, m = 256 1.493 / 1.575 -> 1.366 / 1.304.
-/// 5-bit pairs (m = 17-32) on 16 warps: uniform 1.028 / 1.088 -> 0.997 /
-/// 1.005 but skewed 0.969 / 0.979 -> 1.015 / 1.026; they keep 8. 4 bits
-/// cannot: 16 warps rake 8 rows (digit_counters).
+/// 5-bit pairs (m = 17-32) on 16 warps, two runs: uniform m = 17 / 32
+/// 1.028 / 1.088 -> 0.997 / 1.005 and 1.061 / 1.111 -> 1.025 / 1.042, but
+/// skewed 0.969 / 0.979 -> 1.015 / 1.026 and 0.993 / 0.986 -> 1.010 / 1.023:
+/// taken for the worse of the two (m = 32 1.36x -> 1.43x CUB). 4 bits
+/// cannot: their 8 counter rows do not give 16 warps a row each.
 template <class Value, int IdBits>
 constexpr int wide_digits_one_warps() {
-  return kHasValues<Value> && IdBits >= 6 ? 16 : 8;
+  return kHasValues<Value> && IdBits >= 5 ? 16 : 8;
 }
 
 /// Items per thread: the most, in steps of 4 from 20 down to 8, whose
@@ -151,7 +154,8 @@ constexpr int wide_digits_one_warps() {
 /// wide_digits_one_blocks() blocks an SM (228 KB, 1 KB reserved a block)
 /// and, with bucket bytes staged (StageBuckets), still fits one block's 227
 /// KB: 20 for 32-bit keys at every width and for pairs of 32-bit words (16
-/// from 6 bits with staged bytes). Session 16's 256-thread blocks of
+/// from 6 bits with staged bytes). 28 for keys (7,168-key tiles, 3 blocks,
+/// where 5-bit counters leave room) ran 2-12% slower (session 18). Session 16's 256-thread blocks of
 /// 11,264 pairs (44 items) at 8 bits lost to 512 threads of 20 (step 25).
 /// 20 items also keep the chunk loads conflict-free (digit_rank.cuh: 16 met
 /// 4-way conflicts); at 2 and 3 blocks, 24 were no faster (session 15).
@@ -414,7 +418,7 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
       s, keys_in, values_in, keys_out, values_out, n, m, bucket_of, scanned,
       tiles, [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
         if constexpr (IdBits <= 6) order_one_digit_tile<Warps, Items>(s, in, t, n, m, bucket_of, cell);
-        else order_low_then_digit_tile<Warps, Items, IdBits - storage::kBits>(s, in, t, n, m, bucket_of, cell);
+        else order_low_then_digit_tile<Warps, Items, storage::kLowBits>(s, in, t, n, m, bucket_of, cell);
         return in;
       });
 }

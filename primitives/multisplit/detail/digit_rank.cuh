@@ -67,7 +67,7 @@ struct digit_counters {
   static constexpr int kDigits = 1 << Bits;
   static constexpr int kRows = kDigits / 2;
   static constexpr int kStripes = kRows / kWarps;  ///< rows each warp rakes
-  static_assert(Bits >= 4 && Bits <= 6, "6 bits fill 32 KB a 256 threads");
+  static_assert(Bits >= 4 && Bits <= 6, "6 bits fill 32 KB for 256 threads");
   static_assert(Threads == 256 || Threads == 512, "the chunk swizzle and the raking assume 8 or 16 warps");
   static_assert(kStripes >= 1 && kRows % kWarps == 0, "a warp rakes whole rows");
   std::uint32_t words[kRows][kThreads];

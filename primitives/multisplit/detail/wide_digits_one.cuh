@@ -298,6 +298,33 @@ __device__ __forceinline__ void split_by_counters(Storage& s, Tile& in, unsigned
       in, item, key, value, [&](std::uint32_t b) { return s.counters.first_place(b >> Shift, threadIdx.x); }, stage);
 }
 
+/// Byte v (v < 8) of the pair (lo, hi), lo's bytes first, as a number,
+/// where every byte of the pair is below 128 (a chunk's counts: Items <
+/// 128): one PRMT, whose upper three selector nibbles (8: the sign of byte
+/// 0) give zeros.
+__device__ __forceinline__ std::uint32_t byte_of_pair(std::uint32_t lo, std::uint32_t hi, std::uint32_t v) {
+  std::uint32_t byte;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(byte) : "r"(lo), "r"(hi), "r"(0x8880u | v));
+  return byte;
+}
+
+/// 16-bit half h (h < 4) of the pair (lo, hi), lo's halves first, as a
+/// number, where every half is below 2^15 (tile places: the tile is
+/// smaller): one PRMT, whose upper two selector nibbles (9: the sign of
+/// byte 1) give zeros.
+__device__ __forceinline__ std::uint32_t half_of_pair(std::uint32_t lo, std::uint32_t hi, std::uint32_t h) {
+  std::uint32_t half;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(half) : "r"(lo), "r"(hi), "r"(0x9910u + h * 0x22u));
+  return half;
+}
+
+/// 1 << amount, 0 for an amount of 32 or more (PTX's shl clamps it).
+__device__ __forceinline__ std::uint32_t one_shifted(std::uint32_t amount) {
+  std::uint32_t one;
+  asm("shl.b32 %0, %1, %2;" : "=r"(one) : "r"(1u), "r"(amount));
+  return one;
+}
+
 /// The register split (7- and 8-bit ids): orders the tile in `in` in place
 /// by one stable split on the bucket's low LowBits bits; returns the tile's
 /// valid items. Thread t's chunk is items t * Items .. (t + 1) * Items - 1,
@@ -305,6 +332,13 @@ __device__ __forceinline__ void split_by_counters(Storage& s, Tile& in, unsigned
 /// needs chunks in scan order. Classified by the caller into `item`, keys
 /// (and values) in registers where held, as split_by_counters. All threads
 /// call; the caller's barrier ends the stores.
+///
+/// Why PRMT (session 19): ncu on keys at m = 256 counted 120 instructions
+/// a 32-key row in the post-scan, ~65 of them this split's, where the count
+/// and the place picked value v's byte or half out of two or four
+/// registers by selects and variable shifts. Here one PRMT reads a count,
+/// one shift and one or two adds bump it, and one PRMT (after a select of
+/// a register pair past 4 values) reads a place.
 template <int Warps, int Items, int LowBits, class Storage, class Tile, class Key, class Values, bool StageBuckets>
 __device__ __forceinline__ std::uint32_t split_low_bits(Storage& s, Tile& in, std::uint32_t (&item)[Items],
                                                         Key (&key)[Items], const Values& value,
@@ -312,32 +346,33 @@ __device__ __forceinline__ std::uint32_t split_low_bits(Storage& s, Tile& in, st
   constexpr int kThreads = Warps * 32, kWords = low_counts<LowBits>::kWords;
   constexpr unsigned kMask = (1u << LowBits) - 1;
   using Value = std::remove_cv_t<std::remove_extent_t<decltype(in.values)>>;
-  static_assert(LowBits >= 1 && LowBits <= 3 && Items < 256, "8-bit fields of registers count a chunk's values");
-  constexpr int kRegs = LowBits <= 2 ? 1 : (1 << LowBits) / 4;  // 4 values a register
-  // Value v's count in bits 8 (v % 4) .. + 7 of register v / 4; an item's rank is its field before its add.
-  std::uint32_t counts[kRegs] = {};
+  static_assert(LowBits >= 1 && LowBits <= 3 && Items < 128, "bytes of two registers count a chunk's values");
+  static_assert(Warps * 32 * Items < (1 << 15), "tile places fit the halves that half_of_pair reads");
+  // Value v's count in byte v of (lo, hi); an item's rank is that byte
+  // before its add. The add is 1 shifted by 8 v, once into lo and once,
+  // 32 less, into hi: shifts of 32 or more give 0, so no selects, and an
+  // item left out (kNoBucket, the bit above the bucket) shifts by 2^11.
+  static_assert(kNoBucket == 256, "kNoBucket << 3 is a shift of 2^11");
+  constexpr std::uint32_t kAmount = 8 * kMask | kNoBucket << 3;  // bits of item << 3: 8 v, and kNoBucket's
+  std::uint32_t lo = 0, hi = 0;
 #pragma unroll
   for (int r = 0; r < Items; ++r) {
-    if (item[r] != kNoBucket) {
-      const unsigned v = item[r] & kMask, field = 8 * (v & 3u), reg = v >> 2;
-      std::uint32_t held = counts[0];
-#pragma unroll
-      for (int g = 1; g < kRegs; ++g) held = reg == unsigned(g) ? counts[g] : held;
-      item[r] |= ((held >> field) & 255u) << kRankShift;
-#pragma unroll
-      for (int g = 0; g < kRegs; ++g) counts[g] += reg == unsigned(g) ? 1u << field : 0u;
-    }
+    const std::uint32_t amount = (item[r] << 3) & kAmount;
+    item[r] |= byte_of_pair(lo, hi, item[r] & kMask) << kRankShift;  // kNoBucket: rank never read
+    lo += one_shifted(amount);
+    if constexpr (LowBits == 3) hi += one_shifted(amount - 32);  // below 32 wraps to 2^32 - ..., clamped
   }
   // Bytes 0, 1 (and 2, 3) of each register to the halves of one (two) words: one block scan for all values.
+  const std::uint32_t counts[2] = {lo, hi};
   low_counts<LowBits> mine, prefix, all, zero{};
 #pragma unroll
   for (int k = 0; k < kWords; ++k) mine.word[k] = __byte_perm(counts[k / 2], 0, k % 2 == 0 ? 0x4140 : 0x4342);
   cub::BlockScan<low_counts<LowBits>, kThreads, cub::BLOCK_SCAN_WARP_SCANS>(s.scan.low)
       .ExclusiveScan(mine, prefix, zero, add_word_sums{}, all);
-  // Value v's first place in this chunk: the tile's items of smaller values
-  // (those of earlier words, `before`, and for a high half the low half's
-  // total, all << 16), then v's in earlier chunks.
-  std::uint32_t start[kWords], before = 0;
+  // Value v's first place in this chunk, half v of start[0..3]: the tile's
+  // items of smaller values (those of earlier words, `before`, and for a
+  // high half the low half's total, all << 16), then v's in earlier chunks.
+  std::uint32_t start[4] = {}, before = 0;
 #pragma unroll
   for (int k = 0; k < kWords; ++k) {
     start[k] = prefix.word[k] + (all.word[k] << 16) + before * 0x10001u;
@@ -348,12 +383,11 @@ __device__ __forceinline__ std::uint32_t split_low_bits(Storage& s, Tile& in, st
   __syncthreads();  // every chunk is read
   store_at_places(
       in, item, key, value,
-      [&](std::uint32_t b) {  // value v's start: half v % 2 of word v / 2, picked without indexing registers
-        const unsigned k = (b & kMask) >> 1;
-        std::uint32_t word = start[0];
-#pragma unroll
-        for (int g = 1; g < kWords; ++g) word = k == unsigned(g) ? start[g] : word;
-        return (word >> (16 * (b & 1u))) & 0xffffu;
+      [&](std::uint32_t b) {
+        const std::uint32_t v = b & kMask;
+        if constexpr (LowBits <= 2) return half_of_pair(start[0], start[1], v);
+        const bool upper = (v & 4u) != 0;
+        return half_of_pair(upper ? start[2] : start[0], upper ? start[3] : start[1], v & 3u);
       },
       stage);
   return before;

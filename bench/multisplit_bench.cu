@@ -20,9 +20,8 @@
 //   per-tile state, 4 B words: warp and block write an m x units histogram
 //   matrix, scan it in and out and read it back (16 m B per unit; units of
 //   256 items for warp, 2,048 for block, 5,120 keys or 3,072 pairs for
-//   block_wide_votes / _peers, 5,120 keys or 5,120 / 10,240 pairs
-//   at m <= 16 / 256 for block_wide_digits_one and
-//   block_wide_spread); onesweep zeroes,
+//   block_wide_votes / _peers, 5,120 keys or 10,240 pairs for
+//   block_wide_digits_one and block_wide_spread); onesweep zeroes,
 //   publishes and reads m look-back words per tile (12 m B per tile of 4,096 keys or
 //   2,048 pairs).
 // "bound vs CUB": CUB's time over the data bytes alone (12 B a key, 20 a

@@ -147,9 +147,9 @@ struct tuning_sm90 {
   static constexpr std::uint32_t kSpreadMinBuckets = 65;
   static constexpr std::uint32_t kSpreadPairsMinBuckets = 65;
   /// block_wide_spread's peer-mask tiles (8 warps) split a digit tile (of
-  /// 5,120 keys, or 5,120 / 10,240 pairs) into tiles of the most items a
+  /// 5,120 keys, or 10,240 pairs) into tiles of the most items a
   /// thread that divide it, up to this (or block_wide's own wide_items, if
-  /// more): keys 20; pairs 10 / 10. Session 17, under 4,096-pair digit
+  /// more): keys 20; pairs 10. Session 17, under 4,096-pair digit
   /// tiles, pairs at 16 (2 blocks an SM) against 8 (4 blocks), same run,
   /// skewed m = 33 / 64 / 65: 1.126 / 1.131 / 1.134 -> 1.037 / 1.049 / 1.053
   /// ms, m = 128 1.156 -> 1.166; keys at 10 against 20: uniform m = 65 1.461
@@ -173,9 +173,8 @@ struct tuning_sm90 {
   /// 1.185 / 1.572. Set between 3 and 65, not measured in between.
   static constexpr double kSpreadPairsPeersBelow = 16;
   /// `automatic` takes block_wide_digits_one for pairs from
-  /// kDigitsPairsMinBuckets to kSpreadPairsMinBuckets - 1 (2 blocks an SM
-  /// of 5,120-pair tiles at 4 bits, one block of 16 warps on 10,240 at 5
-  /// and 6; from 65 on the same tiles it is block_wide_spread's digit rank),
+  /// kDigitsPairsMinBuckets to kSpreadPairsMinBuckets - 1 (one block of 16
+  /// warps an SM on 10,240-pair tiles; from 65 on the same tiles it is block_wide_spread's digit rank),
   /// block below. Measured (H100, 2^27 pairs, ms; session 15, block -> digit
   /// rank): uniform m = 8 / 16 / 32 / 64 1.008 / 1.052 / 1.108 / 1.426 ->
   /// 0.989 / 1.021 / 1.078 / 1.165, skewed 0.987 / 1.016 / 1.052 / 1.080 ->

@@ -47,11 +47,11 @@
 // tiles 40 KB + counters 8 / 16 / 32 KB + shifts 2^IdBits words: 49.4 /
 // 57.7 / 74.3 KB at 4 / 5 / 6 bits, 74.5 / 75.0 at 7 / 8, 3 blocks an SM
 // (228 KB, 1 KB reserved a block; 4 bits would fit 4, but at 64 registers
-// it spilled: dispatch caps it at 3). Pairs of 32-bit words: 5,120-pair
-// tiles at 4 bits, 2 blocks an SM; from 5 bits one block of 512 threads an
-// SM, 10,240-pair tiles: two tiles 160 KB + counters 32 / 64 KB (5 / 6 bits,
-// a column a thread) + shifts, up to 225.5 KB (wide_digits_one_blocks and
-// wide_digits_one_warps say why).
+// it spilled: dispatch caps it at 3). Pairs of 32-bit words: one block of
+// 512 threads an SM, 10,240-pair tiles: two tiles 160 KB + counters 32 /
+// 64 KB (5 bits, 4-bit ids included, / 6 bits, a column a thread) +
+// shifts, up to 225.5 KB (wide_digits_one_blocks and wide_digits_one_warps
+// say why).
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -81,8 +81,12 @@ constexpr int digits_one_bits(std::uint32_t m) { return m <= 16 ? 4 : m <= 32 ? 
 /// 1.950 -> 1.981 / 1.936, m = 256 2.069 / 2.048 -> 1.963 / 1.984, but m =
 /// 129 1.863 / 1.849 -> 1.913 / 1.892; pairs m = 65 / 128 1.231 / 1.255 ->
 /// 1.176 / 1.207 uniform, m = 129-256 level. 4-bit counters under 3 / 4
-/// register bits: keys 3-14% slower than 5-bit, pairs level with it.
-constexpr int counter_bits(int id_bits) { return id_bits <= 6 ? id_bits : 5; }
+/// register bits: keys 3-14% slower than 5-bit, pairs level with it. On
+/// 16 warps at least 5, so that the raking gives each warp a row of the
+/// 2^(Bits-1): 4-bit ids count as 5-bit digits there, the top bit 0.
+constexpr int counter_bits(int id_bits, int warps) {
+  return id_bits > 6 ? 5 : warps == 16 && id_bits < 5 ? 5 : id_bits;
+}
 
 /// A thread's count of each low value v < 2^LowBits of its chunk, as the
 /// block scan takes them: value v in the 16-bit half v % 2 of word v / 2.
@@ -96,8 +100,8 @@ using low_counts = word_sums<LowBits <= 1 ? 1 : (1 << LowBits) / 2>;
 template <int Warps, int Items, int IdBits, class Key, class Value, bool StageBuckets>
 struct wide_digits_one_storage {
   using tile = digit_tile<Warps, Items, Key, Value, StageBuckets>;
-  static constexpr int kBits = counter_bits(IdBits);
-  static constexpr int kLowBits = IdBits - kBits;  ///< the register split's (0: none)
+  static constexpr int kBits = counter_bits(IdBits, Warps);
+  static constexpr int kLowBits = IdBits > kBits ? IdBits - kBits : 0;  ///< the register split's (0: none)
   using counters_type = digit_counters<kBits, Warps * 32>;
   static constexpr int kStripes = counters_type::kStripes;
   tile in[2];
@@ -114,23 +118,22 @@ struct wide_digits_one_storage {
   } scan;
 };
 
-/// Blocks an SM that wide_digits_one_postscan is sized for: 3 for keys; 2
-/// for pairs of 4-bit ids, 1 (of 16 warps, wide_digits_one_warps) for
-/// pairs of 5- to 8-bit ids. Measured (H100, bench/NOTES.md multisplit
+/// Blocks an SM that wide_digits_one_postscan is sized for: 3 for keys, 1
+/// (of 16 warps, wide_digits_one_warps) for pairs. Measured (H100, bench/NOTES.md multisplit
 /// steps 22-25): pairs gain more from longer tiles than from a third block
 /// (session 15, uniform m = 8 / 16 / 32 / 64, 3 blocks of 4,096 / 3,072 /
 /// 3,072 / 2,048 pairs -> 2 blocks of 5,120 / 5,120 / 5,120 / 4,096: 1.032
 /// / 1.081 / 1.246 / 1.893 -> 0.989 / 1.021 / 1.078 / 1.165 ms), and from
-/// 5 bits up more still from one block of 16 warps on 10,240-pair tiles
-/// (step 25); keys at 20 items fit 3 blocks at every width (24 items were
+/// 5 bits up (4 bits from session 19) more still from one block of 16 warps on
+/// 10,240-pair tiles (step 25); keys at 20 items fit 3 blocks at every width (24 items were
 /// no faster).
 template <class Value, int IdBits>
 constexpr int wide_digits_one_blocks() {
-  return !kHasValues<Value> ? 3 : IdBits >= 5 ? 1 : 2;
+  return kHasValues<Value> ? 1 : 3;
 }
 
-/// Warps a block of wide_digits_one_postscan: 16 for pairs of 5- to 8-bit
-/// ids (one block an SM, 10,240-pair tiles), 8 elsewhere. Why (session 18,
+/// Warps a block of wide_digits_one_postscan: 16 for pairs (one block an
+/// SM, 10,240-pair tiles), 8 for keys. Why (session 18,
 /// H100): ncu on uniform pairs at m = 256 (then 8 warps an SM on
 /// 11,264-pair tiles) found the post-scan issuing 0.35 instructions a cycle
 /// a scheduler, 0.41 of its 2 warps eligible, most waiting on fixed-latency
@@ -142,11 +145,14 @@ constexpr int wide_digits_one_blocks() {
 /// 5-bit pairs (m = 17-32) on 16 warps, two runs: uniform m = 17 / 32
 /// 1.028 / 1.088 -> 0.997 / 1.005 and 1.061 / 1.111 -> 1.025 / 1.042, but
 /// skewed 0.969 / 0.979 -> 1.015 / 1.026 and 0.993 / 0.986 -> 1.010 / 1.023:
-/// taken for the worse of the two (m = 32 1.36x -> 1.43x CUB). 4 bits
-/// cannot: their 8 counter rows do not give 16 warps a row each.
+/// taken for the worse of the two (m = 32 1.36x -> 1.43x CUB). 4-bit pairs
+/// (m = 8-16) on 16 warps with 5-bit counters (session 19, after the
+/// per-item tests left classify): uniform / skewed m = 8 0.978 / 0.979 ->
+/// 0.985 / 0.970, m = 16 1.004 / 0.982 -> 0.996 / 0.977, one layout for
+/// every pair.
 template <class Value, int IdBits>
 constexpr int wide_digits_one_warps() {
-  return kHasValues<Value> && IdBits >= 5 ? 16 : 8;
+  return kHasValues<Value> ? 16 : 8;
 }
 
 /// Items per thread: the most, in steps of 4 from 20 down to 8, whose
@@ -166,8 +172,9 @@ constexpr int wide_digits_one_items() {
   constexpr int kThreads = 32 * wide_digits_one_warps<Value, IdBits>();
   constexpr std::size_t budget = 228 * 1024 / kBlocks - 1024;
   const auto storage = [&](int items, std::size_t item_bytes) {
-    return 2 * std::size_t{kThreads} * items * item_bytes + sizeof(digit_counters<counter_bits(IdBits), kThreads>) +
-           4 * (std::size_t{1} << IdBits) + 1024;
+    return 2 * std::size_t{kThreads} * items * item_bytes +
+           sizeof(digit_counters<counter_bits(IdBits, kThreads / 32), kThreads>) + 4 * (std::size_t{1} << IdBits) +
+           1024;
   };
   for (int items = 20; items >= 8; items -= 4)
     if (storage(items, bytes) <= budget && storage(items, bytes + (StageBuckets ? 1 : 0)) <= 227 * 1024) return items;

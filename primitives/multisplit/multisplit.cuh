@@ -151,6 +151,7 @@ class multisplit_workspace {
   device_buffer<std::uint32_t> onesweep_counters_;  ///< onesweep: bucket totals, block and tile counters
   device_buffer<std::uint32_t> lookback_;           ///< onesweep: m look-back words per tile
   device_buffer<std::uint32_t> spread_choice_;      ///< block_wide_spread: the post-scan chosen
+  device_buffer<std::uint32_t> tile_claims_;        ///< the digit rank's post-scan: tiles claimed
 };
 
 /// Adapts precomputed bucket ids (one per key) to the bucket-functor slot:

@@ -419,6 +419,30 @@ TEST(Multisplit, DigitsOneEveryWidthOnAFewTiles) {
   }
 }
 
+// block_wide_digits_one's persistent blocks on three or four tiles each
+// (at most 3 blocks an SM): the tiles claimed in order across blocks (keys
+// up to 7 bits, pairs at every width) and the fixed order (8-bit keys),
+// each block's next tile loaded while it splits the current one, a tail;
+// ids out of range. Small enough for compute-sanitizer's racecheck.
+TEST(Multisplit, DigitsOneBlocksTakeSeveralTilesEach) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  for (const std::uint32_t m : {16u, 128u, 256u}) {
+    for (const bool pairs : {false, true}) {
+      const std::size_t tile = wide_tile_of(multisplit_method::block_wide_digits_one, m, pairs);
+      const std::size_t n = (3 * 3 * std::size_t{device_sm_count()} + rng() % 3) * tile + rng() % tile;
+      const pattern p = rng() % 2 == 0 ? pattern::uniform : pattern::skewed;
+      auto ids = make_ids(n, m, p, rng);
+      spoil_ids(ids, m, 200, rng);
+      check_split(ids, m, multisplit_method::block_wide_digits_one, pairs, p == pattern::skewed, ws);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 // The effective bucket count of the valid ids among `ids`: n^2 over the
 // sum of the squared bucket counts.
 double effective_buckets(const std::vector<std::uint32_t>& ids, std::uint32_t m) {

@@ -489,7 +489,7 @@ constexpr int digits_one_tile_for() {
 template <int IdBits, class Key, class Value, class BucketOf>
 void wide_digits_one_post(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                           std::uint32_t m, BucketOf bucket_of, const std::uint32_t* histogram, std::size_t tiles,
-                          cudaStream_t stream, choice_gate gate) {
+                          multisplit_workspace& ws, cudaStream_t stream, choice_gate gate) {
   constexpr int kWarps = wide_digits_one_warps<Value, IdBits>(), kThreads = kWarps * 32;
   constexpr int kItems = digits_one_tile_for<IdBits, Key, Value, BucketOf>() / kThreads;
   using storage = wide_digits_one_storage<kWarps, kItems, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
@@ -497,9 +497,15 @@ void wide_digits_one_post(const Key* keys_in, const Value* values_in, Key* keys_
   // their 64-register cap spilled 20 bytes (20 item words and 20 keys live
   // at the stores).
   constexpr int kMinBlocks = std::min(persistent_min_blocks(sizeof(storage)), wide_digits_one_blocks<Value, IdBits>());
+  // Tiles claimed in order, but by 8-bit keys (wide_digits_loop has the figures).
+  std::uint32_t* claims = nullptr;
+  if (kHasValues<Value> || IdBits < 8) {
+    claims = ws.scratch(ws.tile_claims_, 1);
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(claims, 0, sizeof(std::uint32_t), stream));
+  }
   launch_persistent<wide_digits_one_postscan<kWarps, kItems, IdBits, kMinBlocks, Key, Value, BucketOf>>(
       kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
-      tiles, gate);
+      tiles, claims, gate);
 }
 
 /// Items a thread of block_wide_spread's peer-mask tiles under a digit
@@ -549,7 +555,7 @@ void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out,
                                                        choice_gate{choice, kPeerMasksChosen});
       digits = choice_gate{choice, kDigitRankChosen};
     }
-    wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, stream,
+    wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, ws, stream,
                                  digits);
   });
 }

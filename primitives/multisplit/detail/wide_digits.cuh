@@ -125,18 +125,33 @@ __device__ __forceinline__ void count_digits(Counters& counters, std::uint32_t (
     if (item[r] != kNoBucket) item[r] |= counters.bump((item[r] >> Shift) & kMask, threadIdx.x) << kRankShift;
 }
 
-/// The persistent loop of the digit-ranked wide post-scan (wide_postscan's
-/// loop): each block takes tiles blockIdx.x, + gridDim.x, ...; the next
-/// tile arrives by cp.async into the other buffer while `order_tile(in, t,
-/// cell)` puts tile t (in `in`, visible to every thread) in bucket order and
-/// returns that order, which is then written out; the next tile's matrix
-/// cells are read a tile ahead. `order_tile` may leave the order in `in`
-/// itself: the buffer is reloaded only after the next tile's first barrier.
+/// The persistent loop of the digit-ranked wide post-scan: block b takes
+/// tile b first, then, with `claims` (zeroed before the launch), tiles in
+/// the order the blocks claim them (tile gridDim.x + the count before the
+/// claim), each claimed a tile ahead; without (nullptr), tiles b +
+/// gridDim.x, b + 2 gridDim.x, ... The next tile arrives by cp.async into
+/// the other buffer while `order_tile(in, t, cell)` puts tile t (in `in`,
+/// visible to every thread) in bucket order and returns that order, which
+/// is then written out; the next tile's matrix cells are read a tile ahead.
+/// `order_tile` may leave the order in `in` itself: the buffer is reloaded
+/// only after the next tile's first barrier.
+///
+/// Why claims (session 19, H100, same runs, ms): with a fixed order the
+/// blocks drift apart over their ~130 tiles each, and the tiles in flight
+/// spread over the input; claimed, they stay a window. Keys m = 2 / 16 /
+/// 64 / 128 uniform 1.150 / 1.183 / 1.364 / 1.576 -> 1.110 / 1.166 / 1.323
+/// / 1.539, pairs m = 16 / 64 / 256 0.972 / 1.034 / 1.301 -> 0.965 / 1.028
+/// / 1.265. But 8-bit keys (m = 129-256) keep the fixed order: m = 256
+/// uniform 1.868 -> 1.992, where ncu counted 1.27 GB read and 1.20 GB
+/// written by the post-scan against 1.18 / 1.08 (a tile writes ~20 keys a
+/// bucket there, two partial 32-byte sectors a run, and some were written
+/// back before their other half came: why claims make that worse was not
+/// found).
 template <int Threads, int Items, class Storage, class Key, class Value, class BucketOf, class OrderTile>
 __device__ __forceinline__ void wide_digits_loop(Storage& s, const Key* keys_in, const Value* values_in, Key* keys_out,
                                                  Value* values_out, std::size_t n, std::uint32_t m,
                                                  const BucketOf& bucket_of, const std::uint32_t* scanned,
-                                                 std::size_t tiles, OrderTile order_tile) {
+                                                 std::size_t tiles, std::uint32_t* claims, OrderTile order_tile) {
   // Thread b < m: bucket b's output index for tile t, and its count there.
   const auto cell_of = [&](std::size_t t) {
     if (threadIdx.x >= m) return make_uint2(0u, 0u);
@@ -149,18 +164,27 @@ __device__ __forceinline__ void wide_digits_loop(Storage& s, const Key* keys_in,
   load_wide_tile<Threads>(s.in[0], keys_in, values_in, n, t);
   __pipeline_commit();
   uint2 cell = cell_of(t);
-  for (int k = 0; t < tiles; t += gridDim.x, k ^= 1) {
-    const std::size_t next = t + gridDim.x;
+  const bool claimer = claims != nullptr && threadIdx.x == 0;  // thread 0 claims for its block
+  if (claimer) s.next_tile = gridDim.x + atomicAdd(claims, 1u);
+  __syncthreads();  // the second tile's claim is in
+  for (int k = 0; t < tiles; k ^= 1) {
+    const std::size_t next = claims != nullptr ? s.next_tile : t + gridDim.x;  // claimed before the last barrier
     const uint2 next_cell = next < tiles ? cell_of(next) : make_uint2(0u, 0u);
     __pipeline_wait_prior(0);
     __syncthreads();  // tile t is in for every thread; the previous tile's writes have read its bucket order
+    // The claim after next: its answer is needed only at the barrier below, so the atomic's latency hides
+    // behind the split (only thread 0 waits for it, at its store to s.next_tile).
+    std::uint32_t claim = 0;
+    if (claimer && next < tiles) claim = atomicAdd(claims, 1u);
     // Buffer k ^ 1 held the previous tile (in bucket order, or the input of its last split): loaded only now.
     if (next < tiles) load_wide_tile<Threads>(s.in[k ^ 1], keys_in, values_in, n, next);
     __pipeline_commit();
     const auto& ordered = order_tile(s.in[k], t, cell);
-    __syncthreads();  // the tile is in bucket order
+    if (claimer && next < tiles) s.next_tile = gridDim.x + claim;
+    __syncthreads();  // the tile is in bucket order; the next claim is in
     write_in_bucket_order<Threads, Items>(ordered, s.shift, s.total, bucket_of, keys_out, values_out);
     cell = next_cell;
+    t = next;
   }
 }
 

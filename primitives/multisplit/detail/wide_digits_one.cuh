@@ -108,7 +108,8 @@ struct wide_digits_one_storage {
   counters_type counters;
   /// Output index of bucket b's tile place 0 (mod 2^32: base - tile start).
   std::uint32_t shift[1 << IdBits];
-  std::uint32_t total;  ///< the tile's valid items
+  std::uint32_t total;      ///< the tile's valid items
+  std::uint32_t next_tile;  ///< this block's next tile (wide_digits_loop)
   /// Warp scans: the default raking scan keeps a word set a thread (5 KB at
   /// 6 bits' 5-word sums), which cost the third block an SM. The register
   /// split's scan (7 and 8 bits) ends before the counter split's begins.
@@ -449,15 +450,15 @@ template <int Warps, int Items, int IdBits, int MinBlocks, class Key, class Valu
 __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     wide_digits_one_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
                              std::size_t n, std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned,
-                             std::size_t tiles, choice_gate gate) {
+                             std::size_t tiles, std::uint32_t* claims, choice_gate gate) {
   static_assert(Warps * 32 >= (1 << IdBits), "one bucket a thread for the shifts");
   if (gate.closed()) return;  // every block alike: before any barrier
   using storage = wide_digits_one_storage<Warps, Items, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
   extern __shared__ uint4 wide_digits_one_shared[];
   storage& s = *reinterpret_cast<storage*>(wide_digits_one_shared);
   wide_digits_loop<Warps * 32, Items>(
-      s, keys_in, values_in, keys_out, values_out, n, m, bucket_of, scanned,
-      tiles, [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
+      s, keys_in, values_in, keys_out, values_out, n, m, bucket_of, scanned, tiles,
+      claims, [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
         if constexpr (IdBits <= 6) order_one_digit_tile<Warps, Items>(s, in, t, n, m, bucket_of, cell);
         else order_low_then_digit_tile<Warps, Items, storage::kLowBits>(s, in, t, n, m, bucket_of, cell);
         return in;

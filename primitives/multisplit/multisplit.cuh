@@ -32,8 +32,8 @@
 // 256), and `automatic`: warp for m = 1, block for 2 <= m <= 256 (onesweep
 // from tuning::kOnesweepMinBuckets up, which the H100 measurements put past
 // 256: it loses or ties below; block_wide_digits_one for keys at 2 <= m <=
-// 64 and for pairs at 8 <= m <= 64, block_wide_spread for keys and pairs
-// past 64, as measured), radix_sort beyond;
+// 128 and for pairs at 2 <= m <= 64, block_wide_spread for keys past 128
+// and pairs past 64, as measured), radix_sort beyond;
 // all set in detail/dispatch.cuh.
 // Offsets alone take the one-sweep histogram pass.
 //

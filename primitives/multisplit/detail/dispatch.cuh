@@ -143,8 +143,15 @@ struct tuning_sm90 {
   /// the low-bit register split in place of the first 4-bit split, same run:
   /// m = 128 uniform / skewed 1.778 / 1.844 -> 1.774 / 1.812 ms (peers 1.864
   /// / 1.670, kept there), m = 256 2.039 / 2.053 -> 2.067 / 2.064.
+  /// Session 19 (register split by PRMT, tiles claimed in order), same
+  /// run, ms, uniform / skewed, block_wide_spread -> the digit rank alone:
+  /// m = 65 1.431 / 1.554 -> 1.501 / 1.467, m = 96 1.669 / 1.571 -> 1.528 /
+  /// 1.478, m = 128 1.558 / 1.603 -> 1.549 / 1.488 (the worse of the two
+  /// 1.45-1.50x -> 1.56-1.60x CUB); at 8 bits the peer masks still win on
+  /// skewed ids (m = 129 1.605 against 1.685, m = 256 1.733 against
+  /// 1.796), so keys take block_wide_spread from 129.
   static constexpr std::uint32_t kDigitsMinBuckets = 2;
-  static constexpr std::uint32_t kSpreadMinBuckets = 65;
+  static constexpr std::uint32_t kSpreadMinBuckets = 129;
   static constexpr std::uint32_t kSpreadPairsMinBuckets = 65;
   /// block_wide_spread's peer-mask tiles (8 warps) split a digit tile (of
   /// 5,120 keys, or 10,240 pairs) into tiles of the most items a
@@ -174,20 +181,19 @@ struct tuning_sm90 {
   static constexpr double kSpreadPairsPeersBelow = 16;
   /// `automatic` takes block_wide_digits_one for pairs from
   /// kDigitsPairsMinBuckets to kSpreadPairsMinBuckets - 1 (one block of 16
-  /// warps an SM on 10,240-pair tiles; from 65 on the same tiles it is block_wide_spread's digit rank),
-  /// block below. Measured (H100, 2^27 pairs, ms; session 15, block -> digit
-  /// rank): uniform m = 8 / 16 / 32 / 64 1.008 / 1.052 / 1.108 / 1.426 ->
-  /// 0.989 / 1.021 / 1.078 / 1.165, skewed 0.987 / 1.016 / 1.052 / 1.080 ->
-  /// 0.961 / 0.987 / 0.999 / 1.171 (at m = 64 the worse of the two 1.426 ->
-  /// 1.171); m = 2 / 4 block 0.948 / 0.963 against 0.988 / 0.990. Session
-  /// 16, with the low-bit register split past 64 (bench/NOTES.md multisplit
-  /// step 23): m = 128 uniform / skewed block 1.813 / 1.165 -> 1.426 / 1.363
-  /// (the worse of the two 0.86x -> 1.09x CUB), m = 256 2.588 / 1.391 ->
-  /// 1.510 / 1.573 (0.68x -> 0.93x). Skewed ids alone would keep block,
-  /// and so would a costly bucket functor, which the digit rank applies
-  /// three times (key % m: at m = 65 block 1.392 / 1.083 against 1.720 /
-  /// 1.331, at m = 129 1.746 / 1.205 against 2.402 / 1.524).
-  static constexpr std::uint32_t kDigitsPairsMinBuckets = 8;
+  /// warps an SM on 10,240-pair tiles; from 65 on the same tiles it is
+  /// block_wide_spread's digit rank; block below until session 19).
+  /// Measured (H100, 2^27 pairs, ms; session 15, block -> digit rank): uniform m = 8 / 16 / 32 / 64 1.008 / 1.052
+  /// / 1.108 / 1.426 -> 0.989 / 1.021 / 1.078 / 1.165, skewed 0.987 / 1.016 / 1.052 / 1.080 -> 0.961 / 0.987 / 0.999
+  /// / 1.171 (at m = 64 the worse of the two 1.426 -> 1.171); m = 2 / 4 block 0.948 / 0.963 against 0.988 / 0.990.
+  /// Session 16, with the low-bit register split past 64 (bench/NOTES.md multisplit step 23): m = 128 uniform / skewed
+  /// block 1.813 / 1.165 -> 1.426 / 1.363 (the worse of the two 0.86x -> 1.09x CUB), m = 256 2.588 / 1.391 -> 1.510
+  /// / 1.573 (0.68x -> 0.93x). Skewed ids alone would keep block, and so would a costly bucket functor, which the digit
+  /// rank applies three times (key % m: at m = 65 block 1.392 / 1.083 against 1.720 / 1.331, at m = 129 1.746 / 1.205
+  /// against 2.402 / 1.524). Session 19, 16 warps at every width, same run (two reps alike), uniform / skewed, block
+  /// (votes) -> digit rank: m = 2 0.940 / 0.942 -> 0.928 / 0.934, m = 4 0.961 / 0.965 -> 0.936 / 0.940, m = 7 0.997 /
+  /// 0.986 -> 0.945 / 0.943: from 2, as keys.
+  static constexpr std::uint32_t kDigitsPairsMinBuckets = 2;
   /// block_wide's warp rank: votes (counts first, vote_place) from this m
   /// up, peer masks below: THE place to set from multisplit_bench's
   /// block_wide_votes and block_wide_peers rows. Predicted (step 17), so

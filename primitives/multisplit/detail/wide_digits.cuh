@@ -136,9 +136,10 @@ __device__ __forceinline__ void count_digits(Counters& counters, std::uint32_t (
 /// `order_tile` may leave the order in `in` itself: the buffer is reloaded
 /// only after the next tile's first barrier.
 ///
-/// Why claims (session 19, H100, same runs, ms): with a fixed order the
-/// blocks drift apart over their ~130 tiles each, and the tiles in flight
-/// spread over the input; claimed, they stay a window. Keys m = 2 / 16 /
+/// Why claims (session 19, H100, same runs, ms; the likely reason, not
+/// measured: with a fixed order the blocks drift apart over their ~130
+/// tiles each and the tiles in flight spread over the input, where claimed
+/// ones stay a window). Keys m = 2 / 16 /
 /// 64 / 128 uniform 1.150 / 1.183 / 1.364 / 1.576 -> 1.110 / 1.166 / 1.323
 /// / 1.539, pairs m = 16 / 64 / 256 0.972 / 1.034 / 1.301 -> 0.965 / 1.028
 /// / 1.265. But 8-bit keys (m = 129-256) keep the fixed order: m = 256

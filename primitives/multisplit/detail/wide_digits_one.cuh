@@ -15,7 +15,7 @@
 // and lift doubled with each bit (keys m = 128 / 256 1.89 / 3.47 ms against
 // two 4-bit splits' 1.77 / 2.04, step 22 (a)). So a split on the low 2 or
 // 3 bits goes first, counted in registers: a chunk's 4 or 8 values fit the
-// 8-bit fields of one or two registers (a chunk has fewer than 256 items),
+// 8-bit fields of one or two registers (a chunk has fewer than 128 items),
 // so its count touches no shared memory, and one block scan of two or four
 // words (16-bit halves) gives every place; it costs one more read of the
 // tile (16-byte loads, conflict-free at 20 items a chunk) and one store of
@@ -120,14 +120,14 @@ struct wide_digits_one_storage {
 };
 
 /// Blocks an SM that wide_digits_one_postscan is sized for: 3 for keys, 1
-/// (of 16 warps, wide_digits_one_warps) for pairs. Measured (H100, bench/NOTES.md multisplit
-/// steps 22-25): pairs gain more from longer tiles than from a third block
-/// (session 15, uniform m = 8 / 16 / 32 / 64, 3 blocks of 4,096 / 3,072 /
-/// 3,072 / 2,048 pairs -> 2 blocks of 5,120 / 5,120 / 5,120 / 4,096: 1.032
-/// / 1.081 / 1.246 / 1.893 -> 0.989 / 1.021 / 1.078 / 1.165 ms), and from
-/// 5 bits up (4 bits from session 19) more still from one block of 16 warps on
-/// 10,240-pair tiles (step 25); keys at 20 items fit 3 blocks at every width (24 items were
-/// no faster).
+/// (of 16 warps, wide_digits_one_warps) for pairs. Measured (H100,
+/// bench/NOTES.md multisplit steps 22-26): pairs gain more from longer
+/// tiles than from a third block (session 15, uniform m = 8 / 16 / 32 / 64,
+/// 3 blocks of 4,096 / 3,072 / 3,072 / 2,048 pairs -> 2 blocks of 5,120 /
+/// 5,120 / 5,120 / 4,096: 1.032 / 1.081 / 1.246 / 1.893 -> 0.989 / 1.021 /
+/// 1.078 / 1.165 ms), and more still from one block of 16 warps on
+/// 10,240-pair tiles (step 25 from 5 bits, step 26 at 4); keys at 20 items
+/// fit 3 blocks at every width (24 items were no faster).
 template <class Value, int IdBits>
 constexpr int wide_digits_one_blocks() {
   return kHasValues<Value> ? 1 : 3;
@@ -147,10 +147,10 @@ constexpr int wide_digits_one_blocks() {
 /// 1.028 / 1.088 -> 0.997 / 1.005 and 1.061 / 1.111 -> 1.025 / 1.042, but
 /// skewed 0.969 / 0.979 -> 1.015 / 1.026 and 0.993 / 0.986 -> 1.010 / 1.023:
 /// taken for the worse of the two (m = 32 1.36x -> 1.43x CUB). 4-bit pairs
-/// (m = 8-16) on 16 warps with 5-bit counters (session 19, after the
-/// per-item tests left classify): uniform / skewed m = 8 0.978 / 0.979 ->
-/// 0.985 / 0.970, m = 16 1.004 / 0.982 -> 0.996 / 0.977, one layout for
-/// every pair.
+/// (m <= 16) on 16 warps with 5-bit counters (session 19, after the
+/// per-item tests left classify; two reps, uniform / skewed): m = 8 0.988,
+/// 0.994 / 1.000, 0.995 -> 0.967, 0.965 / 0.958, 0.960; m = 16 1.020, 1.014
+/// / 0.996, 0.999 -> 0.975, 0.979 / 0.970, 0.960. One layout for every pair.
 template <class Value, int IdBits>
 constexpr int wide_digits_one_warps() {
   return kHasValues<Value> ? 16 : 8;

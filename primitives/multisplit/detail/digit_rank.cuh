@@ -72,13 +72,22 @@ struct digit_counters {
   static_assert(kStripes >= 1 && kRows % kWarps == 0, "a warp rakes whole rows");
   std::uint32_t words[kRows][kThreads];
 
-  /// Address of counter (digit, thread t): the half digit / kRows of word
-  /// [digit % kRows][t]. Read and written only through memcpy (the scan reads
-  /// the same bytes as words); its type tells the compiler that it is
-  /// 2-byte aligned, so each access is one 16-bit load or store (through an
-  /// unsigned char pointer each became two byte accesses).
-  __device__ __forceinline__ std::uint16_t* counter(unsigned digit, unsigned t) {
-    return reinterpret_cast<std::uint16_t*>(&words[digit & (kRows - 1u)][t]) + (digit >> (Bits - 1));
+  /// Halves (16-bit counters) from a thread's counter of digit d to its
+  /// counter of d + kRows (the next row).
+  static constexpr std::uint32_t kRowHalves = 2u * kThreads;
+  static_assert(kRows * kRowHalves <= (1u << 16), "counter offsets fit 16 bits of an item word");
+
+  /// Thread t's column of counters, as 16-bit halves: its counter of
+  /// `digit` is column(t)[offset_of(digit)].
+  __device__ __forceinline__ std::uint16_t* column(unsigned t) {
+    return reinterpret_cast<std::uint16_t*>(&words[0][t]);
+  }
+
+  /// Offset in halves of a column's counter of `digit`: the half digit /
+  /// kRows of the column's word digit % kRows. Below 2^16, so that an
+  /// item's word carries it from the count to the place (wide_digits.cuh).
+  __device__ __forceinline__ static std::uint32_t offset_of(unsigned digit) {
+    return (digit & (kRows - 1u)) * kRowHalves + (digit >> (Bits - 1));
   }
 
   /// Zeroes thread t's column. Only thread t calls it, after its last read
@@ -86,25 +95,6 @@ struct digit_counters {
   __device__ __forceinline__ void zero_column(unsigned t) {
 #pragma unroll
     for (int k = 0; k < kRows; ++k) words[k][t] = 0;
-  }
-
-  /// Counts one item of `digit` in thread t's column; returns the count
-  /// before it (the item's rank among the chunk's items of that digit).
-  /// 16-bit accesses through memcpy: the scan reads the same bytes as words.
-  __device__ __forceinline__ std::uint32_t bump(unsigned digit, unsigned t) {
-    std::uint16_t* at = counter(digit, t);
-    std::uint16_t count;
-    std::memcpy(&count, at, sizeof count);
-    const auto next = static_cast<std::uint16_t>(count + 1);
-    std::memcpy(at, &next, sizeof next);
-    return count;
-  }
-
-  /// After scan(): the tile place of thread t's first item of `digit`.
-  __device__ __forceinline__ std::uint32_t first_place(unsigned digit, unsigned t) {
-    std::uint16_t place;
-    std::memcpy(&place, counter(digit, t), sizeof place);
-    return place;
   }
 
   /// Raking over the counters, in place: every count becomes the number of
@@ -139,6 +129,28 @@ struct digit_counters {
     }
   }
 };
+
+/// Counts one item in the counter at `offset` of `column`
+/// (digit_counters::column of the calling thread); returns the count before
+/// it (the item's rank among the chunk's items of that digit). 16-bit
+/// accesses through memcpy: the scan reads the same bytes as words, and the
+/// pointer's type tells the compiler that each access is one 16-bit load or
+/// store (through an unsigned char pointer each became two byte accesses).
+__device__ __forceinline__ std::uint32_t bump_counter(std::uint16_t* column, std::uint32_t offset) {
+  std::uint16_t count;
+  std::memcpy(&count, column + offset, sizeof count);
+  const auto next = static_cast<std::uint16_t>(count + 1);
+  std::memcpy(column + offset, &next, sizeof next);
+  return count;
+}
+
+/// The 16-bit word at `offset` of `column`: after the scan, a counter's
+/// tile place of its thread's first item of its digit.
+__device__ __forceinline__ std::uint32_t read_counter(const std::uint16_t* column, std::uint32_t offset) {
+  std::uint16_t word;
+  std::memcpy(&word, column + offset, sizeof word);
+  return word;
+}
 
 /// N 32-bit sums that one block scan carries at once (add_word_sums adds
 /// them word by word).

@@ -503,12 +503,9 @@ void wide_digits_one_post(const Key* keys_in, const Value* values_in, Key* keys_
   // their 64-register cap spilled 20 bytes (20 item words and 20 keys live
   // at the stores).
   constexpr int kMinBlocks = std::min(persistent_min_blocks(sizeof(storage)), wide_digits_one_blocks<Value, IdBits>());
-  // Tiles claimed in order, but by 8-bit keys (wide_digits_loop has the figures).
-  std::uint32_t* claims = nullptr;
-  if (kHasValues<Value> || IdBits < 8) {
-    claims = ws.scratch(ws.tile_claims_, 1);
-    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(claims, 0, sizeof(std::uint32_t), stream));
-  }
+  // Tiles claimed in order (wide_digits_loop has the figures).
+  std::uint32_t* claims = ws.scratch(ws.tile_claims_, 1);
+  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(claims, 0, sizeof(std::uint32_t), stream));
   launch_persistent<wide_digits_one_postscan<kWarps, kItems, IdBits, kMinBlocks, Key, Value, BucketOf>>(
       kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
       tiles, claims, gate);

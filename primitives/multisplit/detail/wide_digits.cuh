@@ -47,11 +47,20 @@ __device__ __forceinline__ std::uint32_t staged_bucket(const BucketOf& bucket_of
   else return static_cast<std::uint32_t>(bucket_of(key));
 }
 
-/// An item's word between its count and its place: its bucket (kNoBucket:
-/// not in the tile's output) and, from bit 9, its rank among its chunk's
-/// items of its digit.
+/// An item's word between its count and its place: bits 0-8 its bucket
+/// (kNoBucket: not in the tile's output), bits 25-31 its rank among the
+/// chunk's items of its digit (a chunk has fewer than 128), and for the
+/// counter split (count_digits) bits 9-24 the offset in its thread's
+/// counter column (digit_counters::column) of the counter that the scan
+/// turns into the chunk's first place of its digit. The store then reads
+/// that place with one 16-bit load and one shift and mask, where it had
+/// recomputed the counter's address from the bucket: 16 -> 9 instructions
+/// an item (SASS of 6-bit keys, session 20; bench/NOTES.md multisplit
+/// step 27 has the times).
 inline constexpr std::uint32_t kNoBucket = 1u << 8;
-inline constexpr int kRankShift = 9;
+inline constexpr std::uint32_t kItemBucketMask = 2 * kNoBucket - 1;
+inline constexpr int kOffsetShift = 9;
+inline constexpr int kRankShift = 25;
 
 /// The buckets of this thread's chunk, its keys in registers (`chunk_first`:
 /// the chunk's input index), into `item`. Items past n and out-of-range ids
@@ -115,39 +124,44 @@ __device__ __forceinline__ void classify_placed(const Tile& from, unsigned first
 }
 
 /// Counts a chunk's items by digit `(bucket >> Shift) & (2^Bits - 1)` into
-/// this thread's column (zeroed first) and records each valid item's rank.
+/// this thread's column (zeroed first) and records each valid item's
+/// counter offset and rank in its word (kNoBucket items keep offset 0).
 template <int Shift, int Items, class Counters>
 __device__ __forceinline__ void count_digits(Counters& counters, std::uint32_t (&item)[Items]) {
   constexpr unsigned kMask = Counters::kDigits - 1;
   counters.zero_column(threadIdx.x);
+  std::uint16_t* column = counters.column(threadIdx.x);
 #pragma unroll
-  for (int r = 0; r < Items; ++r)
-    if (item[r] != kNoBucket) item[r] |= counters.bump((item[r] >> Shift) & kMask, threadIdx.x) << kRankShift;
+  for (int r = 0; r < Items; ++r) {
+    if (item[r] != kNoBucket) {
+      const std::uint32_t offset = Counters::offset_of((item[r] >> Shift) & kMask);
+      item[r] |= offset << kOffsetShift | bump_counter(column, offset) << kRankShift;
+    }
+  }
 }
 
 /// The persistent loop of the digit-ranked wide post-scan: block b takes
-/// tile b first, then, with `claims` (zeroed before the launch), tiles in
-/// the order the blocks claim them (tile gridDim.x + the count before the
-/// claim), each claimed a tile ahead; without (nullptr), tiles b +
-/// gridDim.x, b + 2 gridDim.x, ... The next tile arrives by cp.async into
-/// the other buffer while `order_tile(in, t, cell)` puts tile t (in `in`,
-/// visible to every thread) in bucket order and returns that order, which
-/// is then written out; the next tile's matrix cells are read a tile ahead.
-/// `order_tile` may leave the order in `in` itself: the buffer is reloaded
-/// only after the next tile's first barrier.
+/// tile b first, then tiles in the order the blocks claim them from
+/// `claims` (zeroed before the launch; tile gridDim.x + the count before
+/// the claim), each claimed a tile ahead. The next tile arrives by cp.async
+/// into the other buffer while `order_tile(in, t, cell)` puts tile t (in
+/// `in`, visible to every thread) in bucket order and returns that order,
+/// which is then written out; the next tile's matrix cells are read a tile
+/// ahead. `order_tile` may leave the order in `in` itself: the buffer is
+/// reloaded only after the next tile's first barrier.
 ///
-/// Why claims (session 19, H100, same runs, ms; the likely reason, not
-/// measured: with a fixed order the blocks drift apart over their ~130
-/// tiles each and the tiles in flight spread over the input, where claimed
-/// ones stay a window). Keys m = 2 / 16 /
-/// 64 / 128 uniform 1.150 / 1.183 / 1.364 / 1.576 -> 1.110 / 1.166 / 1.323
-/// / 1.539, pairs m = 16 / 64 / 256 0.972 / 1.034 / 1.301 -> 0.965 / 1.028
-/// / 1.265. But 8-bit keys (m = 129-256) keep the fixed order: m = 256
-/// uniform 1.868 -> 1.992, where ncu counted 1.27 GB read and 1.20 GB
-/// written by the post-scan against 1.18 / 1.08 (a tile writes ~20 keys a
-/// bucket there, two partial 32-byte sectors a run, and some were written
-/// back before their other half came: why claims make that worse was not
-/// found).
+/// Why claims, rather than tiles b + gridDim.x, b + 2 gridDim.x, ... (H100,
+/// same runs, ms; the likely reason, not measured: with a fixed order the
+/// blocks drift apart over their ~130 tiles each and the tiles in flight
+/// spread over the input, where claimed ones stay a window). Session 19:
+/// keys m = 2 / 16 / 64 / 128 uniform 1.150 / 1.183 / 1.364 / 1.576 ->
+/// 1.110 / 1.166 / 1.323 / 1.539, pairs m = 16 / 64 / 256 0.972 / 1.034 /
+/// 1.301 -> 0.965 / 1.028 / 1.265. 8-bit keys then kept the fixed order (m
+/// = 256 uniform 1.868 -> 1.992); since session 20's faster counter-split
+/// store they claim too: skewed m = 192 / 256 1.688 / 1.745 -> 1.603 /
+/// 1.658, uniform m = 192 1.754 -> 1.764, and uniform m = 248-256, where a
+/// tile writes ~20 keys a bucket, 2.35-2.54 -> 1.97-2.08 (bench/NOTES.md
+/// multisplit step 27: the partial 32-byte sectors of those short runs).
 template <int Threads, int Items, class Storage, class Key, class Value, class BucketOf, class OrderTile>
 __device__ __forceinline__ void wide_digits_loop(Storage& s, const Key* keys_in, const Value* values_in, Key* keys_out,
                                                  Value* values_out, std::size_t n, std::uint32_t m,
@@ -165,11 +179,11 @@ __device__ __forceinline__ void wide_digits_loop(Storage& s, const Key* keys_in,
   load_wide_tile<Threads>(s.in[0], keys_in, values_in, n, t);
   __pipeline_commit();
   uint2 cell = cell_of(t);
-  const bool claimer = claims != nullptr && threadIdx.x == 0;  // thread 0 claims for its block
+  const bool claimer = threadIdx.x == 0;  // thread 0 claims for its block
   if (claimer) s.next_tile = gridDim.x + atomicAdd(claims, 1u);
   __syncthreads();  // the second tile's claim is in
   for (int k = 0; t < tiles; k ^= 1) {
-    const std::size_t next = claims != nullptr ? s.next_tile : t + gridDim.x;  // claimed before the last barrier
+    const std::size_t next = s.next_tile;  // claimed before the last barrier
     const uint2 next_cell = next < tiles ? cell_of(next) : make_uint2(0u, 0u);
     __pipeline_wait_prior(0);
     __syncthreads();  // tile t is in for every thread; the previous tile's writes have read its bucket order

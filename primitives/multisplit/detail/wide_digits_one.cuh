@@ -248,19 +248,19 @@ __device__ __forceinline__ void classify_loaded(const Tile& in, unsigned first, 
 }
 
 /// Stores each valid item of this thread's chunk (key, value; its bucket
-/// byte where the tile stages them) at its place in `to`: first_place(b),
-/// the chunk's first place of the item's digit (b: its bucket), plus its
-/// rank. After the barrier that ends the scan and every chunk's read.
-template <int Items, class Tile, class Key, class Values, class FirstPlace, bool StageBuckets>
+/// byte where the tile stages them) at its place in `to`, place_of(word)
+/// from its item word. After the barrier that ends the scan and every
+/// chunk's read.
+template <int Items, class Tile, class Key, class Values, class PlaceOf, bool StageBuckets>
 __device__ __forceinline__ void store_at_places(Tile& to, const std::uint32_t (&item)[Items], const Key (&key)[Items],
-                                                const Values& value, FirstPlace first_place,
+                                                const Values& value, PlaceOf place_of,
                                                 std::bool_constant<StageBuckets> /*stage*/) {
   using Value = std::remove_cv_t<std::remove_extent_t<decltype(to.values)>>;
 #pragma unroll
   for (int r = 0; r < Items; ++r) {
-    const std::uint32_t b = item[r] & (2 * kNoBucket - 1);
+    const std::uint32_t b = item[r] & kItemBucketMask;
     if (b != kNoBucket) {
-      const std::uint32_t place = first_place(b) + (item[r] >> kRankShift);
+      const std::uint32_t place = place_of(item[r]);
       to.keys[place] = key[r];
       if constexpr (kHasValues<Value>) to.values[place] = value[r];
       if constexpr (StageBuckets) to.buckets[place] = static_cast<std::uint8_t>(b);
@@ -302,8 +302,11 @@ __device__ __forceinline__ void split_by_counters(Storage& s, Tile& in, unsigned
   // across it); the stores below overwrite other threads' chunks.
   if constexpr (!kHoldChunk<Value>) load_chunk<Items>(in.keys + first, key);
   __syncthreads();  // places, shifts and total are in; every chunk is read
+  const std::uint16_t* column = s.counters.column(threadIdx.x);
   store_at_places(
-      in, item, key, value, [&](std::uint32_t b) { return s.counters.first_place(b >> Shift, threadIdx.x); }, stage);
+      in, item, key, value,
+      [&](std::uint32_t word) { return read_counter(column, (word >> kOffsetShift) & 0xffffu) + (word >> kRankShift); },
+      stage);
 }
 
 /// Byte v (v < 8) of the pair (lo, hi), lo's bytes first, as a number,
@@ -391,11 +394,11 @@ __device__ __forceinline__ std::uint32_t split_low_bits(Storage& s, Tile& in, st
   __syncthreads();  // every chunk is read
   store_at_places(
       in, item, key, value,
-      [&](std::uint32_t b) {
-        const std::uint32_t v = b & kMask;
-        if constexpr (LowBits <= 2) return half_of_pair(start[0], start[1], v);
+      [&](std::uint32_t word) {
+        const std::uint32_t v = word & kMask, rank = word >> kRankShift;
+        if constexpr (LowBits <= 2) return half_of_pair(start[0], start[1], v) + rank;
         const bool upper = (v & 4u) != 0;
-        return half_of_pair(upper ? start[2] : start[0], upper ? start[3] : start[1], v & 3u);
+        return half_of_pair(upper ? start[2] : start[0], upper ? start[3] : start[1], v & 3u) + rank;
       },
       stage);
   return before;

@@ -171,8 +171,14 @@ struct tuning_sm90 {
   /// 17, ms, peers / digits): uniform m = 65 1.445 / 1.799, 96 1.522 /
   /// 1.820, 128 1.896 / 1.744, 129 1.841 / 1.871, 192 2.229 / 1.996, 256
   /// 2.473 / 2.084; skewed (3 effective) m = 65..256 peers ahead by 8-14%.
-  /// So between 96 and 128.
-  static constexpr double kSpreadPeersBelow = 112;
+  /// So between 96 and 128 then. Session 20, after the digit rank's faster
+  /// counter-split store (bench/NOTES.md multisplit step 27; keys take
+  /// block_wide_spread only from 129): skewed m = 129 / 192 / 256 digits
+  /// 1.548 / 1.603 / 1.655 against the peer masks' 1.596 / 1.647 / 1.727, so
+  /// at 3 effective buckets the digit rank wins; set below that, at 2
+  /// (ids mostly in one bucket, where the peer masks meet one peer group a
+  /// warp; the region below 3 is not measured).
+  static constexpr double kSpreadPeersBelow = 2;
   /// The same for pairs (2^27, session 17, ms, block_wide_spread with
   /// each rank chosen / digits): uniform m = 65..256 level (the digit rank
   /// chosen; block_wide_peers on its own 3,072-pair tiles 1.63-2.83), skewed

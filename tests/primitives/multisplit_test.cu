@@ -420,10 +420,9 @@ TEST(Multisplit, DigitsOneEveryWidthOnAFewTiles) {
 }
 
 // block_wide_digits_one's persistent blocks on three or four tiles each
-// (at most 3 blocks an SM): the tiles claimed in order across blocks (keys
-// up to 7 bits, pairs at every width) and the fixed order (8-bit keys),
-// each block's next tile loaded while it splits the current one, a tail;
-// ids out of range. Small enough for compute-sanitizer's racecheck.
+// (at most 3 blocks an SM): the tiles claimed in order across blocks, each
+// block's next tile loaded while it splits the current one, a tail; ids
+// out of range. Small enough for compute-sanitizer's racecheck.
 TEST(Multisplit, DigitsOneBlocksTakeSeveralTilesEach) {
   GRAPHKIT_REQUIRE_GPU();
   const std::uint64_t seed = test::fresh_seed();

@@ -45,13 +45,13 @@
 //
 // Shared memory a block, 32-bit keys (20 items, 5,120-key tiles): two
 // tiles 40 KB + counters 8 / 16 / 32 KB + shifts 2^IdBits words: 49.4 /
-// 57.7 / 74.3 KB at 4 / 5 / 6 bits, 74.5 / 75.0 at 7 / 8, 3 blocks an SM
-// (228 KB, 1 KB reserved a block; 4 bits would fit 4, but at 64 registers
-// it spilled: dispatch caps it at 3). Pairs of 32-bit words: one block of
-// 512 threads an SM, 10,240-pair tiles: two tiles 160 KB + counters 32 /
-// 64 KB (5 bits, 4-bit ids included, / 6 bits, a column a thread) +
-// shifts, up to 225.5 KB (wide_digits_one_blocks and wide_digits_one_warps
-// say why).
+// 57.7 / 74.3 KB at 4 / 5 / 6 bits, 58.1 / 58.6 at 7 / 8 (5-bit counters),
+// 3 blocks an SM (228 KB, 1 KB reserved a block; 4 bits would fit 4, but
+// at 64 registers it spilled: dispatch caps it at 3). Pairs of 32-bit
+// words: one block of 512 threads an SM, 10,240-pair tiles: two tiles 160
+// KB + counters 32 / 64 KB (5 bits, 4-bit ids included, / 6 bits, a column
+// a thread) + shifts, up to 229.9 KB (wide_digits_one_blocks and
+// wide_digits_one_warps say why).
 #pragma once
 
 #include <cub/block/block_scan.cuh>

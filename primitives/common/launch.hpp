@@ -15,20 +15,27 @@ inline unsigned blocks_for(std::size_t n, unsigned block = 256) {
   return static_cast<unsigned>((n + block - 1) / block);
 }
 
-/// Multiprocessors of the current device (asked once per device).
-inline unsigned device_sm_count() {
+/// Attribute `Attribute` of the current device (asked once per device).
+template <cudaDeviceAttr Attribute>
+int current_device_attribute() {
   static thread_local int cached_device = -1;
-  static thread_local unsigned cached_count = 0;
+  static thread_local int cached_value = 0;
   int device = 0;
   GRAPHKIT_CUDA_TRY(cudaGetDevice(&device));
   if (device != cached_device) {
-    int count = 0;
-    GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+    GRAPHKIT_CUDA_TRY(cudaDeviceGetAttribute(&cached_value, Attribute, device));
     cached_device = device;
-    cached_count = static_cast<unsigned>(count);
   }
-  return cached_count;
+  return cached_value;
 }
+
+/// Multiprocessors of the current device.
+inline unsigned device_sm_count() {
+  return static_cast<unsigned>(current_device_attribute<cudaDevAttrMultiProcessorCount>());
+}
+
+/// Whether the current device launches thread-block clusters (sm_90 and later).
+inline bool device_launches_clusters() { return current_device_attribute<cudaDevAttrClusterLaunch>() != 0; }
 
 /// Blocks for a grid-stride loop over n items: one item per thread, but no
 /// more than `per_sm` blocks per multiprocessor of this device (at least 1).

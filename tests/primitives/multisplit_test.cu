@@ -442,6 +442,36 @@ TEST(Multisplit, DigitsOneBlocksTakeSeveralTilesEach) {
   }
 }
 
+// 8-bit keys run block_wide_digits_one's blocks in pairs where the GPU has
+// clusters (wide_digits_pair_loop): a pair takes two consecutive tiles, and
+// when the tiles are odd in number the last pair's second block only meets
+// the first. Tile counts of 1 (one pair, its second block idle), 2 and 3,
+// each with a tail and without, then more pairs than stay resident, back to
+// back: each launch starts on the shared memory that the last one left,
+// whose tags a short launch repeats (a stale one hung the pair). Ids out
+// of range, functor and staged ids. Small enough for racecheck.
+TEST(Multisplit, DigitsOnePairedBlocksOnShortAndOddTileCounts) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  for (const std::uint32_t m : {129u, 256u}) {
+    const std::size_t tile = wide_tile_of(multisplit_method::block_wide_digits_one, m, false);
+    const std::size_t many = (2 * 3 * std::size_t{device_sm_count()} + 1) * tile + rng() % tile;
+    for (const std::size_t n : {std::size_t{1}, tile - 1, tile, tile + 1 + rng() % tile, 2 * tile,
+                                2 * tile + 1 + rng() % tile, 3 * tile, many}) {
+      for (const bool precomputed : {false, true}) {
+        const pattern p = rng() % 2 == 0 ? pattern::uniform : pattern::skewed;
+        auto ids = make_ids(n, m, p, rng);
+        spoil_ids(ids, m, 300, rng);
+        check_split(ids, m, multisplit_method::block_wide_digits_one, false, precomputed, ws);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 // The effective bucket count of the valid ids among `ids`: n^2 over the
 // sum of the squared bucket counts.
 double effective_buckets(const std::vector<std::uint32_t>& ids, std::uint32_t m) {

@@ -422,16 +422,37 @@ constexpr int persistent_min_blocks(std::size_t bytes) {
 /// Launches a persistent post-scan (Kernel) of `threads` threads and `bytes`
 /// of dynamic shared memory, more than the 48 KB a kernel gets unasked (the
 /// attribute set once per kernel): as many blocks as stay resident, at most
-/// one per tile.
-template <auto Kernel, class... Args>
+/// one per tile; in clusters of Cluster blocks where Cluster > 1 (sm_90,
+/// device_launches_clusters), as many whole clusters as stay resident, at
+/// most one per Cluster tiles.
+template <auto Kernel, int Cluster = 1, class... Args>
 void launch_persistent(int threads, std::size_t bytes, std::size_t tiles, cudaStream_t stream, Args... args) {
-  static const unsigned per_sm = [&] {
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = Cluster;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.dynamicSmemBytes = bytes;
+  config.stream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = Cluster > 1 ? 1 : 0;
+  static const std::size_t resident_groups = [&] {
     GRAPHKIT_CUDA_TRY(
         cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-    return resident_blocks_per_sm(Kernel, threads, bytes);
+    if constexpr (Cluster == 1) {
+      return std::size_t{resident_blocks_per_sm(Kernel, threads, bytes)} * device_sm_count();
+    } else {
+      config.gridDim = dim3(Cluster * device_sm_count());  // any whole number of clusters
+      int clusters = 0;
+      GRAPHKIT_CUDA_TRY(cudaOccupancyMaxActiveClusters(&clusters, Kernel, &config));
+      return std::size_t{clusters < 1 ? 1u : static_cast<unsigned>(clusters)};
+    }
   }();
-  const auto grid = static_cast<unsigned>(std::min<std::size_t>(tiles, std::size_t{per_sm} * device_sm_count()));
-  Kernel<<<grid, threads, bytes, stream>>>(args...);
+  const std::size_t groups = std::min((tiles + Cluster - 1) / Cluster, resident_groups);
+  config.gridDim = dim3(static_cast<unsigned>(groups * Cluster));
+  GRAPHKIT_CUDA_TRY(cudaLaunchKernelEx(&config, Kernel, args...));
   GRAPHKIT_CHECK_LAUNCH();
 }
 
@@ -512,9 +533,16 @@ void wide_digits_one_post(const Key* keys_in, const Value* values_in, Key* keys_
   // Tiles claimed in order (wide_digits_loop has the figures).
   std::uint32_t* claims = ws.scratch(ws.tile_claims_, 1);
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(claims, 0, sizeof(std::uint32_t), stream));
-  launch_persistent<wide_digits_one_postscan<kWarps, kItems, IdBits, kMinBlocks, Key, Value, BucketOf>>(
-      kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
-      tiles, claims, gate);
+  const auto launch = [&]<int Cluster>() {
+    launch_persistent<wide_digits_one_postscan<kWarps, kItems, IdBits, kMinBlocks, Cluster, Key, Value, BucketOf>,
+                      Cluster>(kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m,
+                               bucket_of, histogram, tiles, claims, gate);
+  };
+  // Pairs of blocks (8-bit keys) where the GPU has clusters; the same tiles unpaired elsewhere.
+  constexpr int kCluster = wide_digits_one_cluster<Value, IdBits>();
+  if constexpr (kCluster > 1)
+    if (device_launches_clusters()) return launch.template operator()<kCluster>();
+  launch.template operator()<1>();
 }
 
 /// Items a thread of block_wide_spread's peer-mask tiles under a digit

@@ -1,7 +1,8 @@
 // The pieces of the digit-ranked wide post-scan (method
 // `block_wide_digits_one`, detail/wide_digits_one.cuh): the tile buffer, an
 // item's word between its count and its place, the chunk classifiers, the
-// per-thread digit count, and the persistent loop, which is wide_postscan's
+// per-thread digit count, and the persistent loop (alone, or with blocks
+// in pairs that write consecutive tiles together), which is wide_postscan's
 // (detail/wide_tile.cuh): a resident grid whose blocks take tile after tile
 // while the next one arrives by cp.async into the other buffer. Session 14's
 // `block_wide_digits` ordered each tile here by two 4-bit counter splits in
@@ -21,6 +22,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "primitives/multisplit/detail/cluster_sync.cuh"
 #include "primitives/multisplit/detail/digit_rank.cuh"
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/wide_tile.cuh"
@@ -140,6 +142,17 @@ __device__ __forceinline__ void count_digits(Counters& counters, std::uint32_t (
   }
 }
 
+/// For thread b < m, bucket b's output index for tile t and its count there,
+/// from the scanned bucket-major matrix (`tiles` columns); zeros for the
+/// other threads.
+__device__ __forceinline__ uint2 tile_cell(const std::uint32_t* scanned, std::size_t tiles, std::uint32_t m,
+                                           std::size_t t) {
+  if (threadIdx.x >= m) return make_uint2(0u, 0u);
+  const std::uint32_t* at = scanned + threadIdx.x * tiles + t;
+  const std::uint32_t base = at[0];
+  return make_uint2(base, at[1] - base);
+}
+
 /// The persistent loop of the digit-ranked wide post-scan: block b takes
 /// tile b first, then tiles in the order the blocks claim them from
 /// `claims` (zeroed before the launch; tile gridDim.x + the count before
@@ -167,13 +180,7 @@ __device__ __forceinline__ void wide_digits_loop(Storage& s, const Key* keys_in,
                                                  Value* values_out, std::size_t n, std::uint32_t m,
                                                  const BucketOf& bucket_of, const std::uint32_t* scanned,
                                                  std::size_t tiles, std::uint32_t* claims, OrderTile order_tile) {
-  // Thread b < m: bucket b's output index for tile t, and its count there.
-  const auto cell_of = [&](std::size_t t) {
-    if (threadIdx.x >= m) return make_uint2(0u, 0u);
-    const std::uint32_t* at = scanned + threadIdx.x * tiles + t;
-    const std::uint32_t base = at[0];
-    return make_uint2(base, at[1] - base);
-  };
+  const auto cell_of = [&](std::size_t t) { return tile_cell(scanned, tiles, m, t); };
 
   std::size_t t = blockIdx.x;
   load_wide_tile<Threads>(s.in[0], keys_in, values_in, n, t);
@@ -201,6 +208,95 @@ __device__ __forceinline__ void wide_digits_loop(Storage& s, const Key* keys_in,
     cell = next_cell;
     t = next;
   }
+}
+
+/// wide_digits_loop for blocks in clusters of Cluster (sm_90; the grid a
+/// whole number of clusters): the cluster's blocks take Cluster consecutive
+/// tiles at a time, block rank r tile Cluster g + r of group g (group
+/// blockIdx.x / Cluster first, then the groups that rank 0 claims from
+/// `claims`), and each tile's write-out starts when every tile of its group
+/// is in bucket order. So a bucket's 32-byte sector that ends one tile's run
+/// and starts the next tile's gets both its parts at about the same time.
+/// Why (H100, bench/NOTES.md multisplit step 29): with ~20 keys a bucket a
+/// tile (8-bit ids, uniform) most such sectors are partial, and their parts
+/// reaching L2 a few microseconds apart is what made those rows slow (step
+/// 28). Keys at m = 224 / 256, uniform: 1.93 / 2.02 ms unpaired, 1.78 / 1.83
+/// in pairs; skewed level (wide_digits_one_cluster has the rows). The
+/// barrier is relaxed (cluster_sync.cuh says why) and must be tight: blocks
+/// arriving after their register split and waiting only before the
+/// write-out ran m = 256 in 2.00 ms. Clusters of 3 and 4 keep fewer blocks
+/// resident (372 and 368 of 396) and ran m = 256 in 1.85 ms.
+///
+/// The claims: rank 0 claims the group of iteration j + 3 during iteration
+/// j and stores its tile into slot (j + 3) % 4 of every block, tagged with
+/// the iteration; a block reads slot (j + 1) % 4 at iteration j's start and
+/// waits for the tag, which the relaxed barrier does not order (published
+/// two barriers before, it is there). The slots start cleared: a short
+/// launch's tags repeat in the next launch's early iterations, and a stale
+/// tile read there left the blocks of a cluster in different iterations. Rank 0 rewrites a slot two barriers
+/// after every block read it. A claim past the tiles ends every block of
+/// the cluster in the same iteration; blocks whose tile of the last group
+/// is past the tiles still meet the others.
+template <int Threads, int Items, int Cluster, class Storage, class Key, class Value, class BucketOf, class OrderTile>
+__device__ __forceinline__ void wide_digits_pair_loop(Storage& s, const Key* keys_in, const Value* values_in,
+                                                      Key* keys_out, Value* values_out, std::size_t n, std::uint32_t m,
+                                                      const BucketOf& bucket_of, const std::uint32_t* scanned,
+                                                      std::size_t tiles, std::uint32_t* claims, OrderTile order_tile) {
+  static_assert(sizeof(s.group_tiles) / sizeof(s.group_tiles[0]) == 4, "four slots: claims three iterations ahead");
+  constexpr unsigned long long kTileBits = 40;
+  const unsigned rank = cluster_block_rank();
+  const bool claimer = rank == 0 && threadIdx.x == 0;
+  const std::size_t first_claimed_group = gridDim.x / Cluster;
+  const auto publish = [&](unsigned iteration, std::uint32_t claim) {
+    const unsigned long long tag = static_cast<unsigned long long>(iteration) << kTileBits;
+    for (unsigned r = 0; r < Cluster; ++r)
+      store_in_block(&s.group_tiles[iteration % 4], r, tag | ((first_claimed_group + claim) * Cluster + r));
+  };
+  const auto tile_of_iteration = [&](unsigned iteration) {
+    const unsigned long long tag = static_cast<unsigned long long>(iteration) << kTileBits;
+    unsigned long long slot;
+    do slot = load_fresh(&s.group_tiles[iteration % 4]);
+    while ((slot & ~((1ull << kTileBits) - 1)) != tag);
+    return static_cast<std::size_t>(slot & ((1ull << kTileBits) - 1));
+  };
+
+  std::size_t t = blockIdx.x;  // group blockIdx.x / Cluster, rank blockIdx.x % Cluster
+  if (t < tiles) load_wide_tile<Threads>(s.in[0], keys_in, values_in, n, t);
+  __pipeline_commit();
+  uint2 cell = t < tiles ? tile_cell(scanned, tiles, m, t) : make_uint2(0u, 0u);
+  // Shared memory keeps an earlier launch's slots, whose tags a short launch repeats: cleared before the
+  // barrier, after which rank 0 publishes.
+  if (threadIdx.x < 4) s.group_tiles[threadIdx.x] = ~0ull;
+  cluster_sync();  // every block of the cluster runs: its shared memory takes remote stores
+  if (claimer) {
+    publish(1, atomicAdd(claims, 1u));
+    publish(2, atomicAdd(claims, 1u));
+  }
+  for (unsigned j = 0; t - rank < tiles; ++j) {
+    const std::size_t next = tile_of_iteration(j + 1);
+    const uint2 next_cell = next < tiles ? tile_cell(scanned, tiles, m, next) : make_uint2(0u, 0u);
+    __pipeline_wait_prior(0);
+    __syncthreads();  // tile t is in for every thread; the previous tile's writes have read its bucket order
+    std::uint32_t claim = 0;
+    if (claimer) claim = atomicAdd(claims, 1u);  // its answer is needed only at the meeting below
+    if (next < tiles) load_wide_tile<Threads>(s.in[(j & 1) ^ 1], keys_in, values_in, n, next);
+    __pipeline_commit();
+    const auto meet = [&] {
+      if (claimer) publish(j + 3, claim);
+      __syncthreads();  // this block's tile is in bucket order
+      cluster_meet_relaxed();
+    };
+    if (t < tiles) {
+      const auto& ordered = order_tile(s.in[j & 1], t, cell);
+      meet();
+      write_in_bucket_order<Threads, Items>(ordered, s.shift, s.total, bucket_of, keys_out, values_out);
+    } else {
+      meet();  // the last group ends before this block's tile
+    }
+    cell = next_cell;
+    t = next;
+  }
+  cluster_sync();  // rank 0's last stores into the other blocks have landed before any block exits
 }
 
 }  // namespace graphkit::multisplit_detail

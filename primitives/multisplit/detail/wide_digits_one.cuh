@@ -94,6 +94,21 @@ constexpr int counter_bits(int id_bits, int warps) {
 template <int LowBits>
 using low_counts = word_sums<LowBits <= 1 ? 1 : (1 << LowBits) / 2>;
 
+/// Blocks a cluster of wide_digits_one_postscan where the GPU has clusters
+/// (sm_90): 2 for 8-bit keys, whose tiles write ~20 keys a bucket at m =
+/// 256 (wide_digits_pair_loop), else 1. Measured (H100, same run, ms,
+/// unpaired -> in pairs, uniform / skewed ids; bench/NOTES.md multisplit
+/// step 29): keys m = 129 1.632 / 1.570 -> 1.623 / 1.566, m = 192 1.801 /
+/// 1.615 -> 1.714 / 1.618, m = 224 1.932 / 1.643 -> 1.777 / 1.646, m = 256
+/// 2.022 / 1.673 -> 1.825 / 1.682. Not kept: 7-bit keys in pairs (m = 128
+/// uniform 1.531 -> 1.474-1.527, but skewed 1.425 -> 1.452-1.475 and m = 65
+/// skewed 1.401 -> 1.424-1.433), and pairs of words, 0-3% slower at every
+/// width (their 10,240-pair tiles write ~40 a bucket at m = 256).
+template <class Value, int IdBits>
+constexpr int wide_digits_one_cluster() {
+  return !kHasValues<Value> && IdBits == 8 ? 2 : 1;
+}
+
 /// Shared memory of wide_digits_one_postscan: the cp.async double buffer
 /// (each tile ordered in place, see the header), the counters, and per
 /// bucket (at most 2^IdBits) the output shift.
@@ -110,6 +125,9 @@ struct wide_digits_one_storage {
   std::uint32_t shift[1 << IdBits];
   std::uint32_t total;      ///< the tile's valid items
   std::uint32_t next_tile;  ///< this block's next tile (wide_digits_loop)
+  /// Blocks in clusters: the tiles that rank 0 hands out, tagged with their
+  /// iteration (wide_digits_pair_loop).
+  unsigned long long group_tiles[wide_digits_one_cluster<Value, IdBits>() > 1 ? 4 : 1];
   /// Warp scans: the default raking scan keeps a word set a thread (5 KB at
   /// 6 bits' 5-word sums), which cost the third block an SM. The register
   /// split's scan (7 and 8 bits) ends before the counter split's begins.
@@ -445,11 +463,12 @@ __device__ __forceinline__ void order_low_then_digit_tile(Storage& s, Tile& in, 
   split_by_counters<Warps, Items, LowBits>(s, in, first, m, cell, item, key, value, kStage);
 }
 
-/// The wide post-scan with one wide digit split: wide_digits_loop with each
-/// tile ordered in its own buffer by order_one_digit_tile, or by
+/// The wide post-scan with one wide digit split: wide_digits_loop (in
+/// clusters of Cluster blocks, wide_digits_pair_loop) with each tile
+/// ordered in its own buffer by order_one_digit_tile, or by
 /// order_low_then_digit_tile past 6 bits. Dynamic shared memory:
 /// sizeof(wide_digits_one_storage).
-template <int Warps, int Items, int IdBits, int MinBlocks, class Key, class Value, class BucketOf>
+template <int Warps, int Items, int IdBits, int MinBlocks, int Cluster, class Key, class Value, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     wide_digits_one_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
                              std::size_t n, std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned,
@@ -459,13 +478,17 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
   using storage = wide_digits_one_storage<Warps, Items, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
   extern __shared__ uint4 wide_digits_one_shared[];
   storage& s = *reinterpret_cast<storage*>(wide_digits_one_shared);
-  wide_digits_loop<Warps * 32, Items>(
-      s, keys_in, values_in, keys_out, values_out, n, m, bucket_of, scanned, tiles,
-      claims, [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
-        if constexpr (IdBits <= 6) order_one_digit_tile<Warps, Items>(s, in, t, n, m, bucket_of, cell);
-        else order_low_then_digit_tile<Warps, Items, storage::kLowBits>(s, in, t, n, m, bucket_of, cell);
-        return in;
-      });
+  const auto order_tile = [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
+    if constexpr (IdBits <= 6) order_one_digit_tile<Warps, Items>(s, in, t, n, m, bucket_of, cell);
+    else order_low_then_digit_tile<Warps, Items, storage::kLowBits>(s, in, t, n, m, bucket_of, cell);
+    return in;
+  };
+  if constexpr (Cluster > 1)
+    wide_digits_pair_loop<Warps * 32, Items, Cluster>(s, keys_in, values_in, keys_out, values_out, n, m, bucket_of,
+                                                      scanned, tiles, claims, order_tile);
+  else
+    wide_digits_loop<Warps * 32, Items>(s, keys_in, values_in, keys_out, values_out, n, m, bucket_of, scanned, tiles,
+                                        claims, order_tile);
 }
 
 }  // namespace graphkit::multisplit_detail

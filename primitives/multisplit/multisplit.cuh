@@ -22,7 +22,9 @@
 // while it splits the current one; see detail/wide_tile.cuh;
 // `block_wide_digits_one` ranks its tiles by per-thread digit counters
 // instead: one split of up to 6 bits, or past m = 64 a split on the low 2-3
-// bits in registers and one of 5 bits; detail/wide_digits_one.cuh;
+// bits in registers and one of 5 bits, 8-bit keys on pairs of blocks
+// (thread-block clusters, sm_90) that write neighbouring tiles together;
+// detail/wide_digits_one.cuh;
 // `block_wide_spread` counts once and lets the device pick between the two
 // post-scans by how concentrated the ids are),
 // `onesweep` (m <= 256, fewer than 2^30 items: a histogram pass, then one

@@ -1,7 +1,7 @@
 // Thread-block cluster steps (sm_90) for wide_digits_pair_loop
 // (detail/wide_digits.cuh): a block's rank in its cluster, the cluster
-// barrier whole or in its two relaxed halves, and a store into another
-// block's shared memory. Inline PTX rather than cooperative_groups' cluster
+// barrier with memory order or as timing only, a store into another
+// block's shared memory and the load that polls for it. Inline PTX rather than cooperative_groups' cluster
 // group, which exists only in the sm_90 passes of a portable build: these
 // compile to nothing below sm_90, where the host never launches clusters
 // (device_launches_clusters).

@@ -231,12 +231,13 @@ __device__ __forceinline__ void wide_digits_loop(Storage& s, const Key* keys_in,
 /// j and stores its tile into slot (j + 3) % 4 of every block, tagged with
 /// the iteration; a block reads slot (j + 1) % 4 at iteration j's start and
 /// waits for the tag, which the relaxed barrier does not order (published
-/// two barriers before, it is there). The slots start cleared: a short
-/// launch's tags repeat in the next launch's early iterations, and a stale
-/// tile read there left the blocks of a cluster in different iterations. Rank 0 rewrites a slot two barriers
-/// after every block read it. A claim past the tiles ends every block of
-/// the cluster in the same iteration; blocks whose tile of the last group
-/// is past the tiles still meet the others.
+/// two barriers before, it is there). Rank 0 rewrites a slot two barriers
+/// after every block read it. The slots start cleared: a short launch's
+/// tags repeat in the next launch's early iterations, and a stale tile read
+/// there left the blocks of a cluster in different iterations (a hang). A
+/// claim past the tiles ends every block of the cluster in the same
+/// iteration; blocks whose tile of the last group is past the tiles still
+/// meet the others.
 template <int Threads, int Items, int Cluster, class Storage, class Key, class Value, class BucketOf, class OrderTile>
 __device__ __forceinline__ void wide_digits_pair_loop(Storage& s, const Key* keys_in, const Value* values_in,
                                                       Key* keys_out, Value* values_out, std::size_t n, std::uint32_t m,

@@ -472,6 +472,38 @@ TEST(Multisplit, DigitsOnePairedBlocksOnShortAndOddTileCounts) {
   }
 }
 
+// 8-bit keys count into a tile-major matrix whose columns scan_columns
+// scans by chunks of kColumnScanRows tiles with a decoupled look-back
+// (kColumnScanWindow chunks a step): tile counts at a chunk's edges (31,
+// 32, 33), past one look-back step (window + 1 chunks) and over many
+// steps, each with a tail, so that the last chunk is partial or whole and
+// the walks stop inside a step or at its end; uniform and skewed ids (a
+// column mostly zero), functor and staged ids, ids out of range, both
+// methods that read the matrix (block_wide_spread's peer masks too).
+TEST(Multisplit, DigitsOneTileMajorMatrixOnChunkEdges) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  constexpr std::size_t kRows = multisplit_detail::kColumnScanRows;
+  constexpr std::size_t kWindow = multisplit_detail::kColumnScanWindow;
+  for (const std::uint32_t m : {129u, 200u, 256u}) {
+    const std::size_t tile = wide_tile_of(multisplit_method::block_wide_digits_one, m, false);
+    for (const std::size_t tiles : {kRows - 1, kRows, kRows + 1, (kWindow + 1) * kRows + 1, 3 * kWindow * kRows}) {
+      const std::size_t n = (tiles - 1) * tile + 1 + rng() % tile;
+      const pattern p = rng() % 2 == 0 ? pattern::uniform : pattern::skewed;
+      auto ids = make_ids(n, m, p, rng);
+      spoil_ids(ids, m, 100, rng);
+      for (const multisplit_method method :
+           {multisplit_method::block_wide_digits_one, multisplit_method::block_wide_spread}) {
+        check_split(ids, m, method, false, rng() % 2 == 0, ws);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 // The effective bucket count of the valid ids among `ids`: n^2 over the
 // sum of the squared bucket counts.
 double effective_buckets(const std::vector<std::uint32_t>& ids, std::uint32_t m) {

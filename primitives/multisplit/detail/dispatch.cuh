@@ -12,6 +12,7 @@
 
 #include "primitives/common/error.hpp"
 #include "primitives/common/launch.hpp"
+#include "primitives/multisplit/detail/column_scan.cuh"
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/onesweep.cuh"
 #include "primitives/multisplit/detail/spread_choice.cuh"
@@ -390,26 +391,46 @@ inline void scan_matrix(std::uint32_t* histogram, std::size_t cells, std::size_t
 }
 
 /// The wide post-scans' first two steps: the block method's pre-scan on
-/// `tiles` tiles of Warps x 32 x Items items, and the scan of its matrix (m
-/// x tiles cells and a last one for the total), which it returns; the
-/// offsets are written.
-template <int Items, int Warps = tuning::kWarps, class Key, class BucketOf>
+/// `tiles` tiles of Warps x 32 x Items items and the scan of its matrix,
+/// which it returns (m x tiles cells and a last one for the total,
+/// bucket-major, scanned flat by scan_matrix; TileMajor: tile-major rows
+/// scanned down their columns, column_scan.cuh); the offsets are written.
+template <int Items, int Warps, bool TileMajor, class Key, class BucketOf>
 const std::uint32_t* count_wide_tiles(const Key* keys_in, std::size_t n, std::uint32_t m, BucketOf bucket_of,
                                       std::uint32_t* offsets, multisplit_workspace& ws, cudaStream_t stream,
                                       std::size_t tiles) {
   constexpr int kWarps = Warps, kThreads = kWarps * 32;
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
-  const std::size_t cells = std::size_t{m} * tiles + 1;  // + 1: the scan's total lands there
-  std::uint32_t* histogram = ws.scratch(ws.histogram_, cells);
-  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(histogram + cells - 1, 0, sizeof(std::uint32_t), stream));
-  if (tiles > 0) {
+  const bool vectorized = reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0;
+  if constexpr (TileMajor) {
+    std::uint32_t* cells = ws.scratch(ws.histogram_, tile_rows::rows_for(tiles) * m);
+    if (tiles == 0) {
+      GRAPHKIT_CUDA_TRY(cudaMemsetAsync(offsets, 0, (std::size_t{m} + 1) * sizeof(std::uint32_t), stream));
+      return cells;
+    }
     block_prescan<kWarps, Items><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
-        keys_in, n, m, bucket_of, histogram, tiles, reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0,
-        ws.out_of_range_.data());
+        keys_in, n, m, bucket_of, tile_rows{cells, m}, vectorized, ws.out_of_range_.data());
     GRAPHKIT_CHECK_LAUNCH();
+    // The look-back words (64-bit) and the ticket after them, zeroed together.
+    const std::size_t chunks = column_scan_chunks(tiles), words = chunks * m;
+    auto* lookback = reinterpret_cast<std::uint64_t*>(ws.scratch(ws.lookback_, 2 * (words + 1)));
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(lookback, 0, (words + 1) * sizeof(std::uint64_t), stream));
+    scan_columns<<<static_cast<unsigned>(chunks), kColumnScanThreads, 0, stream>>>(
+        cells, tiles, m, lookback, reinterpret_cast<std::uint32_t*>(lookback + words), offsets);
+    GRAPHKIT_CHECK_LAUNCH();
+    return cells;
+  } else {
+    const std::size_t cells = std::size_t{m} * tiles + 1;  // + 1: the scan's total lands there
+    std::uint32_t* histogram = ws.scratch(ws.histogram_, cells);
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(histogram + cells - 1, 0, sizeof(std::uint32_t), stream));
+    if (tiles > 0) {
+      block_prescan<kWarps, Items><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
+          keys_in, n, m, bucket_of, bucket_major_cells{histogram, tiles}, vectorized, ws.out_of_range_.data());
+      GRAPHKIT_CHECK_LAUNCH();
+    }
+    scan_matrix(histogram, cells, tiles, m, offsets, ws, stream);
+    return histogram;
   }
-  scan_matrix(histogram, cells, tiles, m, offsets, ws, stream);
-  return histogram;
 }
 
 /// Blocks per SM that the H100's 228 KB of shared memory hold at `bytes` of
@@ -457,20 +478,20 @@ void launch_persistent(int threads, std::size_t bytes, std::size_t tiles, cudaSt
 }
 
 /// block_wide's post-scan with the warp rank `rank`, on tiles of Items
-/// items a thread, Sub of them a column of the scanned matrix (`tiles`
-/// columns): a persistent grid of wide_postscan (as many blocks as stay
+/// items a thread, Sub of them a tile of the scanned matrix (`tiles` of
+/// them, tile-major where TileMajor): a persistent grid of wide_postscan (as many blocks as stay
 /// resident, at most one per column), which needs more than the 48 KB of
 /// static shared memory. `gate`: see choice_gate.
-template <int Items, int Sub, class Key, class Value, class BucketOf>
+template <int Items, int Sub, bool TileMajor, class Key, class Value, class BucketOf>
 void wide_post(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                std::uint32_t m, BucketOf bucket_of, const std::uint32_t* histogram, std::size_t tiles,
                cudaStream_t stream, tile_rank rank, choice_gate gate) {
   constexpr int kWarps = tuning::kWarps, kThreads = kWarps * 32;
-  using storage = wide_storage<kWarps, Items, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  using storage = wide_storage<kWarps, Items, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>, TileMajor>;
   constexpr int kMinBlocks = persistent_min_blocks(sizeof(storage));
   // One kernel per warp rank, each with its own attribute and occupancy.
   const auto launch = [&]<tile_rank How>() {
-    launch_persistent<wide_postscan<kWarps, Items, Sub, kMinBlocks, How, Key, Value, BucketOf>>(
+    launch_persistent<wide_postscan<kWarps, Items, Sub, kMinBlocks, How, TileMajor, Key, Value, BucketOf>>(
         kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram,
         tiles, gate);
   };
@@ -489,9 +510,11 @@ void wide_split(const Key* keys_in, const Value* values_in, Key* keys_out, Value
                 cudaStream_t stream, bool offsets_only, tile_rank rank) {
   constexpr int kItems = tuning::wide_items<Key, Value>();
   const std::size_t tiles = blocks_for(n, tuning::kWarps * 32 * kItems);
-  const std::uint32_t* histogram = count_wide_tiles<kItems>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
+  const std::uint32_t* histogram =
+      count_wide_tiles<kItems, tuning::kWarps, false>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
   if (offsets_only || tiles == 0) return;
-  wide_post<kItems, 1>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, tiles, stream, rank, {});
+  wide_post<kItems, 1, false>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, histogram, tiles, stream, rank,
+                              {});
 }
 
 /// Calls f.template operator()<IdBits>() at block_wide_digits_one's width
@@ -575,10 +598,11 @@ void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out,
     constexpr int kTile = digits_one_tile_for<IdBits, Key, Value, BucketOf>();
     constexpr int kWarps = wide_digits_one_warps<Value, IdBits>();
     constexpr int kItems = kTile / (kWarps * 32), kColumnItems = kTile / (tuning::kWarps * 32);
+    constexpr bool kTileMajor = tile_major_matrix<Value, IdBits>();
     static_assert(kColumnItems * tuning::kWarps * 32 == kTile, "the peer masks' threads share the tile evenly");
     const std::size_t tiles = blocks_for(n, kTile);
     const std::uint32_t* matrix =
-        count_wide_tiles<kItems, kWarps>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
+        count_wide_tiles<kItems, kWarps, kTileMajor>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
     if (offsets_only || tiles == 0) return;
     choice_gate digits{};
     if (spread) {
@@ -587,9 +611,9 @@ void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out,
       choose_by_spread<<<1, kChoiceThreads, 0, stream>>>(offsets, m, peers_below, choice);
       GRAPHKIT_CHECK_LAUNCH();
       constexpr int kPeerItems = spread_peer_items<kColumnItems, Key, Value>();
-      wide_post<kPeerItems, kColumnItems / kPeerItems>(keys_in, values_in, keys_out, values_out, n, m, bucket_of,
-                                                       matrix, tiles, stream, tile_rank::peer_masks,
-                                                       choice_gate{choice, kPeerMasksChosen});
+      wide_post<kPeerItems, kColumnItems / kPeerItems, kTileMajor>(
+          keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, stream, tile_rank::peer_masks,
+          choice_gate{choice, kPeerMasksChosen});
       digits = choice_gate{choice, kDigitRankChosen};
     }
     wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, ws, stream,
@@ -653,8 +677,8 @@ void run(const Key* keys_in, const Value* values_in, Key* keys_out, Value* value
           <<<grid, kWarps * 32, 0, stream>>>(keys_in, n, m, bits, bucket_of, histogram, units, ws.out_of_range_.data());
     else
       block_prescan<kWarps, kBlockItems><<<grid, kWarps * 32, 0, stream>>>(
-          keys_in, n, m, bucket_of, histogram, units, reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0,
-          ws.out_of_range_.data());
+          keys_in, n, m, bucket_of, bucket_major_cells{histogram, units},
+          reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0, ws.out_of_range_.data());
     GRAPHKIT_CHECK_LAUNCH();
   }
   scan_matrix(histogram, cells, units, m, offsets, ws, stream);

@@ -228,17 +228,30 @@ __device__ __forceinline__ void block_counts(std::uint32_t (&warp_counts)[Warps]
   }
 }
 
-template <int Warps, int Items, class Key, class BucketOf>
+/// The block method's matrix of counts: bucket b's count in unit u at
+/// cells[b * units + u], scanned flat afterwards (scan_matrix). The wide
+/// methods count into tile-major rows instead (column_scan.cuh's tile_rows).
+struct bucket_major_cells {
+  std::uint32_t* cells;
+  std::size_t units;
+  __device__ void store_count(std::uint32_t b, std::size_t u, std::uint32_t count) const {
+    cells[b * units + u] = count;
+  }
+};
+
+/// The pre-scan: block u counts tile u into `matrix` (bucket_major_cells or
+/// tile_rows: store_count(b, u, count)).
+template <int Warps, int Items, class Key, class BucketOf, class Matrix>
 __global__ void __launch_bounds__(Warps * 32)
-    block_prescan(const Key* keys, std::size_t n, std::uint32_t m, BucketOf bucket_of, std::uint32_t* histogram,
-                  std::size_t units, bool vectorized, std::uint32_t* out_of_range) {
+    block_prescan(const Key* keys, std::size_t n, std::uint32_t m, BucketOf bucket_of, Matrix matrix, bool vectorized,
+                  std::uint32_t* out_of_range) {
   __shared__ std::uint32_t warp_counts[Warps][kMultisplitTileMaxBuckets];
   zero_warp_counts(warp_counts, m);
   std::uint32_t bad = 0;
   count_tile<Warps, Items>(keys, n, std::size_t{blockIdx.x} * Warps * 32 * Items, m, bucket_of, vectorized,
                            warp_counts[threadIdx.x / 32], bad);
   report_out_of_range(bad, out_of_range);
-  block_counts(warp_counts, m, [&](unsigned b, std::uint32_t sum) { histogram[b * units + blockIdx.x] = sum; });
+  block_counts(warp_counts, m, [&](unsigned b, std::uint32_t sum) { matrix.store_count(b, blockIdx.x, sum); });
 }
 
 /// Where a ranked tile is laid out in bucket order before it is written:

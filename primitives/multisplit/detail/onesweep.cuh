@@ -30,22 +30,19 @@
 #pragma once
 
 #include <cub/block/block_scan.cuh>
-#include <cuda/atomic>
 
 #include <cstddef>
 #include <cstdint>
 
 #include "primitives/multisplit/detail/kernels.cuh"
+#include "primitives/multisplit/detail/look_back.cuh"
 #include "primitives/multisplit/detail/tile_load.cuh"
 
 namespace graphkit::multisplit_detail {
 
-/// Look-back words: 2 flag bits over a 30-bit count, so the one-sweep method
+/// The one-sweep method's look-back words are 32-bit (look_back.cuh): it
 /// takes fewer than 2^30 items per call (dispatch.cuh checks).
-inline constexpr std::uint32_t kAggregateFlag = 1u << 30;  ///< the tile's own count
-inline constexpr std::uint32_t kInclusiveFlag = 2u << 30;  ///< count of all tiles up to this one
-inline constexpr std::uint32_t kCountMask = kAggregateFlag - 1;
-inline constexpr std::size_t kOnesweepMaxItems = std::size_t{kCountMask};
+inline constexpr std::size_t kOnesweepMaxItems = std::size_t{look_back_word<std::uint32_t>::kCountMask};
 /// Resident blocks the one-sweep pass is compiled for: 4 (at most 64
 /// registers) ran 16 items a thread 1.2x faster than the 87 registers (2
 /// blocks) the compiler takes unbounded, on an H100 at m = 2..32.
@@ -117,50 +114,6 @@ struct onesweep_storage {
   staging_over_peers<Warps, Items, Key, Value> out;
 };
 
-/// Lanes that look back together for one bucket: the largest power of two,
-/// at most 32, with m groups in a block of Threads threads.
-template <int Threads>
-__device__ __forceinline__ unsigned look_back_group(std::uint32_t m) {
-  unsigned group = 32;
-  while (group > 1 && group * m > Threads) group >>= 1;
-  return group;
-}
-
-/// Bucket b's items in tiles 0 .. t - 1 (t >= 1), read from the tiles'
-/// published words by a group of `group` lanes (a power of two, aligned in
-/// the warp, all with the same b): each step reads `group` earlier tiles at
-/// once, one per lane, waits for each to be published, and stops at the
-/// nearest that holds an inclusive count. One lane walking alone would pay
-/// an L2 round trip per tile, and at tens of tiles per microsecond the walks
-/// then lengthen faster than they finish. Every lane of the warp calls, in
-/// step (`active` false where the lane has no bucket): warp intrinsics with
-/// a mask per group serialized the groups, 4x slower at m = 256.
-__device__ __forceinline__ std::uint32_t look_back(std::uint32_t* words, std::size_t t, std::uint32_t m,
-                                                   std::uint32_t b, unsigned group, bool active) {
-  const unsigned j = lane_id() & (group - 1), first_lane = lane_id() & ~(group - 1);
-  const unsigned group_bits = group == 32 ? kFullMask : (1u << group) - 1;
-  std::uint32_t before = 0;
-  bool done = !active;
-  // The step that reaches tile 0 (inclusive) ends every walk, so `newest`
-  // never passes below 0 in a step that reads.
-  for (std::size_t newest = t - 1; !__all_sync(kFullMask, done); newest -= group) {
-    std::uint32_t word = kInclusiveFlag;  // done, or before tile 0: an inclusive count of 0
-    if (!done && newest >= j) {
-      cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> word_of(words[(newest - j) * m + b]);
-      do {
-        word = word_of.load(cuda::std::memory_order_relaxed);
-      } while ((word & ~kCountMask) == 0);
-    }
-    const unsigned inclusive = (__ballot_sync(kFullMask, word & kInclusiveFlag) >> first_lane) & group_bits;
-    const unsigned last = inclusive ? __ffs(inclusive) - 1 : group - 1;  // the step's last tile counted
-    std::uint32_t count = j <= last ? word & kCountMask : 0;
-    for (unsigned d = 1; d < group; d <<= 1) count += __shfl_xor_sync(kFullMask, count, d);
-    if (!done) before += count;
-    done = done || inclusive != 0;
-  }
-  return before;
-}
-
 /// The one-sweep pass: one block per tile, tiles taken in launch order from
 /// counters->next_tile (a tile only waits on tiles whose blocks run
 /// already, so look-back cannot deadlock). A tile publishes its counts
@@ -205,19 +158,17 @@ __global__ void __launch_bounds__(Warps * 32, kOnesweepMinBlocks)
   __syncthreads();
   // Thread b publishes bucket b's count now; the look-back waits for the rank.
   for (unsigned b = threadIdx.x; b < m; b += kThreads)
-    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(lookback[t * m + b])
-        .store((t == 0 ? kInclusiveFlag : kAggregateFlag) | s.base[b], cuda::std::memory_order_relaxed);
+    publish(&lookback[t * m + b],
+            t == 0 ? look_back_word<std::uint32_t>::kInclusive : look_back_word<std::uint32_t>::kAggregate, s.base[b]);
   block_multisplit_tile<Warps, Items>::rank(s.rank, s.out.peers, how, bucket, valid, m, position);
   // Groups of lanes look back for a bucket each; their first lane publishes.
   const unsigned group = look_back_group<kThreads>(m);
   const std::uint32_t b = threadIdx.x / group;
   if ((threadIdx.x & ~31u) / group < m) {  // warps with a bucket, whole
-    const std::uint32_t before = t == 0 ? 0 : look_back(lookback, t, m, b, group, b < m);
+    const std::uint32_t before = t == 0 ? 0 : look_back<1>(lookback, t, m, b, group, b < m);
     if (b < m && threadIdx.x % group == 0) {
       const std::uint32_t count = s.rank.bucket_start[b + 1] - s.rank.bucket_start[b];
-      if (t != 0)
-        cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(lookback[t * m + b])
-            .store(kInclusiveFlag | (before + count), cuda::std::memory_order_relaxed);
+      if (t != 0) publish(&lookback[t * m + b], look_back_word<std::uint32_t>::kInclusive, before + count);
       s.base[b] = __ldg(&offsets[b]) + before - s.rank.bucket_start[b];
     }
   }

@@ -10,10 +10,9 @@
 // first split (session 16) tied it for keys and beat it for pairs, so it was
 // removed (bench/NOTES.md multisplit steps 19 and 23).
 //
-// Bucket counts per tile come from the scanned matrix: cell (b, t + 1) -
-// cell (b, t) (the cell after bucket b's last tile is bucket b + 1's first,
-// and the matrix carries its total in a last cell), so the bucket starts and
-// the tile's item count are known before any item is ranked.
+// Bucket bases and counts per tile come from the scanned matrix (bucket-major,
+// or tile-major for 8-bit keys: column_scan.cuh's tile_cell), so the bucket
+// starts and the tile's item count are known before any item is ranked.
 #pragma once
 
 #include <cuda_pipeline_primitives.h>
@@ -23,6 +22,7 @@
 #include <type_traits>
 
 #include "primitives/multisplit/detail/cluster_sync.cuh"
+#include "primitives/multisplit/detail/column_scan.cuh"
 #include "primitives/multisplit/detail/digit_rank.cuh"
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/wide_tile.cuh"
@@ -142,17 +142,6 @@ __device__ __forceinline__ void count_digits(Counters& counters, std::uint32_t (
   }
 }
 
-/// For thread b < m, bucket b's output index for tile t and its count there,
-/// from the scanned bucket-major matrix (`tiles` columns); zeros for the
-/// other threads.
-__device__ __forceinline__ uint2 tile_cell(const std::uint32_t* scanned, std::size_t tiles, std::uint32_t m,
-                                           std::size_t t) {
-  if (threadIdx.x >= m) return make_uint2(0u, 0u);
-  const std::uint32_t* at = scanned + threadIdx.x * tiles + t;
-  const std::uint32_t base = at[0];
-  return make_uint2(base, at[1] - base);
-}
-
 /// The persistent loop of the digit-ranked wide post-scan: block b takes
 /// tile b first, then tiles in the order the blocks claim them from
 /// `claims` (zeroed before the launch; tile gridDim.x + the count before
@@ -180,7 +169,8 @@ __device__ __forceinline__ void wide_digits_loop(Storage& s, const Key* keys_in,
                                                  Value* values_out, std::size_t n, std::uint32_t m,
                                                  const BucketOf& bucket_of, const std::uint32_t* scanned,
                                                  std::size_t tiles, std::uint32_t* claims, OrderTile order_tile) {
-  const auto cell_of = [&](std::size_t t) { return tile_cell(scanned, tiles, m, t); };
+  if constexpr (Storage::kTileMajor) copy_bucket_starts(scanned, tiles, m, s.start);
+  const auto cell_of = [&](std::size_t t) { return tile_cell<Storage::kTileMajor>(scanned, tiles, m, s.start, t); };
 
   std::size_t t = blockIdx.x;
   load_wide_tile<Threads>(s.in[0], keys_in, values_in, n, t);
@@ -264,7 +254,9 @@ __device__ __forceinline__ void wide_digits_pair_loop(Storage& s, const Key* key
   std::size_t t = blockIdx.x;  // group blockIdx.x / Cluster, rank blockIdx.x % Cluster
   if (t < tiles) load_wide_tile<Threads>(s.in[0], keys_in, values_in, n, t);
   __pipeline_commit();
-  uint2 cell = t < tiles ? tile_cell(scanned, tiles, m, t) : make_uint2(0u, 0u);
+  if constexpr (Storage::kTileMajor) copy_bucket_starts(scanned, tiles, m, s.start);
+  const auto cell_of = [&](std::size_t t) { return tile_cell<Storage::kTileMajor>(scanned, tiles, m, s.start, t); };
+  uint2 cell = t < tiles ? cell_of(t) : make_uint2(0u, 0u);
   // Shared memory keeps an earlier launch's slots, whose tags a short launch repeats: cleared before the
   // barrier, after which rank 0 publishes.
   if (threadIdx.x < 4) s.group_tiles[threadIdx.x] = ~0ull;
@@ -275,7 +267,7 @@ __device__ __forceinline__ void wide_digits_pair_loop(Storage& s, const Key* key
   }
   for (unsigned j = 0; t - rank < tiles; ++j) {
     const std::size_t next = tile_of_iteration(j + 1);
-    const uint2 next_cell = next < tiles ? tile_cell(scanned, tiles, m, next) : make_uint2(0u, 0u);
+    const uint2 next_cell = next < tiles ? cell_of(next) : make_uint2(0u, 0u);
     __pipeline_wait_prior(0);
     __syncthreads();  // tile t is in for every thread; the previous tile's writes have read its bucket order
     std::uint32_t claim = 0;

@@ -109,9 +109,28 @@ constexpr int wide_digits_one_cluster() {
   return !kHasValues<Value> && IdBits == 8 ? 2 : 1;
 }
 
+/// Whether block_wide_digits_one's matrix is tile-major (column_scan.cuh)
+/// rather than bucket-major: for 8-bit keys, where the pre-scan's stores of
+/// a tile's m counts, one sector each, held it to 426 us at m = 256
+/// against 377 tile-major (2^28 keys, H100, ncu). Measured, same runs, ms,
+/// uniform / skewed ids: keys m = 192 1.714-1.726 / 1.614-1.625 ->
+/// 1.685-1.704 / 1.573-1.599, m = 256 1.818-1.828 / 1.676-1.679 ->
+/// 1.757-1.762 / 1.587-1.614; m = 129 level. Not for 7-bit keys (m = 128
+/// uniform 1.531 -> 1.58: the post-scan 1,235 -> 1,277 us, the pre-scan
+/// gaining 12) nor for pairs (m = 256 uniform 1.243 -> 1.37, the post-scan
+/// +90 us at the same instructions, its shared-memory waits up a third;
+/// m = 128-192 gained 1-2%), nor below m = 128, where the pre-scan runs at
+/// the copy ceiling already and the column scan's look-back costs more
+/// than CUB's flat scan (m = 16: 42 against 12 us).
+template <class Value, int IdBits>
+constexpr bool tile_major_matrix() {
+  return !kHasValues<Value> && IdBits == 8;
+}
+
 /// Shared memory of wide_digits_one_postscan: the cp.async double buffer
 /// (each tile ordered in place, see the header), the counters, and per
-/// bucket (at most 2^IdBits) the output shift.
+/// bucket (at most 2^IdBits) the output shift and, from a tile-major
+/// matrix, the global start.
 template <int Warps, int Items, int IdBits, class Key, class Value, bool StageBuckets>
 struct wide_digits_one_storage {
   using tile = digit_tile<Warps, Items, Key, Value, StageBuckets>;
@@ -119,12 +138,14 @@ struct wide_digits_one_storage {
   static constexpr int kLowBits = IdBits > kBits ? IdBits - kBits : 0;  ///< the register split's (0: none)
   using counters_type = digit_counters<kBits, Warps * 32>;
   static constexpr int kStripes = counters_type::kStripes;
+  static constexpr bool kTileMajor = tile_major_matrix<Value, IdBits>();
   tile in[2];
   counters_type counters;
   /// Output index of bucket b's tile place 0 (mod 2^32: base - tile start).
   std::uint32_t shift[1 << IdBits];
-  std::uint32_t total;      ///< the tile's valid items
-  std::uint32_t next_tile;  ///< this block's next tile (wide_digits_loop)
+  std::uint32_t start[kTileMajor ? 1 << IdBits : 1];  ///< the buckets' global starts (copy_bucket_starts)
+  std::uint32_t total;                                ///< the tile's valid items
+  std::uint32_t next_tile;                            ///< this block's next tile (wide_digits_loop)
   /// Blocks in clusters: the tiles that rank 0 hands out, tagged with their
   /// iteration (wide_digits_pair_loop).
   unsigned long long group_tiles[wide_digits_one_cluster<Value, IdBits>() > 1 ? 4 : 1];
@@ -175,7 +196,7 @@ constexpr int wide_digits_one_warps() {
 }
 
 /// Items per thread: the most, in steps of 4 from 20 down to 8, whose
-/// storage (two tiles, the counters, the shifts, 1 KB for the rest) leaves
+/// storage (two tiles, the counters, the shifts and starts, 1 KB for the rest) leaves
 /// wide_digits_one_blocks() blocks an SM (228 KB, 1 KB reserved a block)
 /// and, with bucket bytes staged (StageBuckets), still fits one block's 227
 /// KB: 20 for 32-bit keys at every width and for pairs of 32-bit words (16
@@ -192,8 +213,8 @@ constexpr int wide_digits_one_items() {
   constexpr std::size_t budget = 228 * 1024 / kBlocks - 1024;
   const auto storage = [&](int items, std::size_t item_bytes) {
     return 2 * std::size_t{kThreads} * items * item_bytes +
-           sizeof(digit_counters<counter_bits(IdBits, kThreads / 32), kThreads>) + 4 * (std::size_t{1} << IdBits) +
-           1024;
+           sizeof(digit_counters<counter_bits(IdBits, kThreads / 32), kThreads>) +
+           (tile_major_matrix<Value, IdBits>() ? 8 : 4) * (std::size_t{1} << IdBits) + 1024;
   };
   for (int items = 20; items >= 8; items -= 4)
     if (storage(items, bytes) <= budget && storage(items, bytes + (StageBuckets ? 1 : 0)) <= 227 * 1024) return items;

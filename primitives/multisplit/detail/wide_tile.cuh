@@ -44,6 +44,7 @@
 #include <type_traits>
 
 #include "primitives/multisplit/detail/block_rank.cuh"
+#include "primitives/multisplit/detail/column_scan.cuh"
 #include "primitives/multisplit/detail/choice_gate.cuh"
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/tile_load.cuh"
@@ -56,7 +57,8 @@ namespace graphkit::multisplit_detail {
 /// over the rank's rows (the rows are dead once every item has its place),
 /// and per bucket the output shift (output index minus tile place).
 /// StageBuckets: the bucket ids travel with the staged tile (bucket_ids_of).
-template <int Warps, int Items, class Key, class Value, bool StageBuckets>
+/// TileMajor: the bases come from a tile-major matrix (tile_cell).
+template <int Warps, int Items, class Key, class Value, bool StageBuckets, bool TileMajor>
 struct wide_storage {
   static constexpr int kTile = Warps * 32 * Items;
   struct input_tile {
@@ -82,6 +84,8 @@ struct wide_storage {
   } u;
   /// Output index of bucket b's tile place 0 (mod 2^32: base - tile start).
   std::uint32_t shift[kMultisplitTileMaxBuckets];
+  /// The buckets' global starts, read from a tile-major matrix (copy_bucket_starts).
+  std::uint32_t start[TileMajor ? kMultisplitTileMaxBuckets : 1];
   std::uint32_t total;  ///< the tile's valid items
   typename cub::BlockScan<std::uint32_t, Warps * 32>::TempStorage scan;
 };
@@ -233,27 +237,29 @@ __device__ __forceinline__ std::uint32_t split_wide_tile(Storage& s, const Tile&
 /// The wide post-scan: a persistent grid (at most `tiles` blocks); block
 /// `blockIdx.x` splits matrix tiles blockIdx.x, + gridDim.x, ... while the
 /// next one's items arrive by cp.async into the other buffer, and its bucket
-/// bases (read from the scanned bucket-major matrix, `tiles` columns) are
-/// read a tile ahead too. A matrix tile is Sub tiles of Warps * 32 * Items
-/// items, split in turn, each one's bases its predecessor's plus its
+/// bases (read from the scanned matrix, tile-major where TileMajor:
+/// column_scan.cuh's tile_cell) are read a tile ahead too. A matrix tile is
+/// Sub tiles of Warps * 32 * Items items, split in turn, each one's bases its predecessor's plus its
 /// counts: so the matrix of a method with larger tiles (block_wide_spread's
 /// digit rank) serves this one. Tiles never wait on each other: every
 /// matrix tile's bases come from the matrix. Dynamic shared memory:
 /// sizeof(wide_storage). One kernel per warp rank (How): with both ranks
 /// behind a runtime switch, the 64-register cap spilled 36-44 bytes for keys.
-template <int Warps, int Items, int Sub, int MinBlocks, tile_rank How, class Key, class Value, class BucketOf>
+template <int Warps, int Items, int Sub, int MinBlocks, tile_rank How, bool TileMajor, class Key, class Value,
+          class BucketOf>
 __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     wide_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                   std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t tiles,
                   choice_gate gate) {
   static_assert(Warps * 32 >= kMultisplitTileMaxBuckets, "wide_bucket_starts takes one bucket a thread");
   if (gate.closed()) return;  // every block alike: before any barrier
-  using storage = wide_storage<Warps, Items, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  using storage = wide_storage<Warps, Items, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>, TileMajor>;
   constexpr int kThreads = Warps * 32;
   constexpr std::size_t kTile = std::size_t{kThreads} * Items;
   extern __shared__ uint4 wide_shared[];
   storage& s = *reinterpret_cast<storage*>(wide_shared);
-  const auto base_of = [&](std::size_t t) { return threadIdx.x < m ? scanned[threadIdx.x * tiles + t] : 0u; };
+  if constexpr (TileMajor) copy_bucket_starts(scanned, tiles, m, s.start);
+  const auto base_of = [&](std::size_t t) { return tile_cell<TileMajor>(scanned, tiles, m, s.start, t).x; };
 
   std::size_t t = blockIdx.x;  // the matrix tile
   int k = 0;                   // its tile being split

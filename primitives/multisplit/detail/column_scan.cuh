@@ -27,9 +27,7 @@ namespace graphkit::multisplit_detail {
 struct tile_rows {
   std::uint32_t* cells;
   std::uint32_t m;
-  __device__ void store_count(std::uint32_t b, std::size_t t, std::uint32_t count) const {
-    cells[t * m + b] = count;
-  }
+  __device__ void store_count(std::uint32_t b, std::size_t t, std::uint32_t count) const { cells[t * m + b] = count; }
   /// Rows the scanned matrix has: the tiles', the totals and the starts.
   static std::size_t rows_for(std::size_t tiles) { return tiles + 2; }
 };
@@ -44,9 +42,7 @@ inline constexpr int kColumnScanWindow = 8;
 
 /// Chunks of scan_columns over `tiles` rows; it needs that many times m
 /// look-back words, zeroed, and a zeroed ticket after them.
-inline std::size_t column_scan_chunks(std::size_t tiles) {
-  return (tiles + kColumnScanRows - 1) / kColumnScanRows;
-}
+inline std::size_t column_scan_chunks(std::size_t tiles) { return (tiles + kColumnScanRows - 1) / kColumnScanRows; }
 
 /// Scans the columns of the tile-major `cells` (tiles >= 1 rows of m
 /// counts) in place, as the header says. Chunks of kColumnScanRows rows are
@@ -54,8 +50,8 @@ inline std::size_t column_scan_chunks(std::size_t tiles) {
 /// only on chunks whose blocks already run. The chunk holding the last row
 /// also writes the totals, the starts and the m + 1 `offsets`.
 __global__ void __launch_bounds__(kColumnScanThreads)
-    scan_columns(std::uint32_t* cells, std::size_t tiles, std::uint32_t m, std::uint64_t* words,
-                 std::uint32_t* ticket, std::uint32_t* offsets) {
+    scan_columns(std::uint32_t* cells, std::size_t tiles, std::uint32_t m, std::uint64_t* words, std::uint32_t* ticket,
+                 std::uint32_t* offsets) {
   using flags = look_back_word<std::uint64_t>;
   using block_scan = cub::BlockScan<std::uint32_t, kColumnScanThreads>;
   __shared__ typename block_scan::TempStorage scan;

@@ -72,15 +72,16 @@ __device__ __forceinline__ std::uint32_t look_back(Word* words, std::size_t t, s
 #pragma unroll
     for (int w = 0; w < Window; ++w) {
       const std::size_t back = std::size_t{j} * Window + w;
-      word[w] = !done && back <= newest ? word_of(newest - back).load(cuda::std::memory_order_relaxed)
-                                        : flags::kInclusive;
+      word[w] =
+          !done && back <= newest ? word_of(newest - back).load(cuda::std::memory_order_relaxed) : flags::kInclusive;
     }
     std::uint32_t count = 0;
     bool inclusive_here = false;
 #pragma unroll
     for (int w = 0; w < Window; ++w) {
       const std::size_t back = std::size_t{j} * Window + w;
-      while ((word[w] & ~flags::kCountMask) == 0) word[w] = word_of(newest - back).load(cuda::std::memory_order_relaxed);
+      while ((word[w] & ~flags::kCountMask) == 0)
+        word[w] = word_of(newest - back).load(cuda::std::memory_order_relaxed);
       if (!inclusive_here) count += static_cast<std::uint32_t>(word[w] & flags::kCountMask);
       inclusive_here = inclusive_here || (word[w] & flags::kInclusive) != 0;
     }

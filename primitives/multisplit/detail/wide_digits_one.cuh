@@ -45,7 +45,8 @@
 //
 // Shared memory a block, 32-bit keys (20 items, 5,120-key tiles): two
 // tiles 40 KB + counters 8 / 16 / 32 KB + shifts 2^IdBits words: 49.4 /
-// 57.7 / 74.3 KB at 4 / 5 / 6 bits, 58.1 / 58.6 at 7 / 8 (5-bit counters),
+// 57.7 / 74.3 KB at 4 / 5 / 6 bits, 58.1 / 59.6 at 7 / 8 (5-bit counters;
+// 8 bits also keep the buckets' starts, tile_major_matrix),
 // 3 blocks an SM (228 KB, 1 KB reserved a block; 4 bits would fit 4, but
 // at 64 registers it spilled: dispatch caps it at 3). Pairs of 32-bit
 // words: one block of 512 threads an SM, 10,240-pair tiles: two tiles 160

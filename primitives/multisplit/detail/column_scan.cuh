@@ -1,5 +1,6 @@
-// The wide methods' matrix, tile-major, and its scan. The pre-scan writes
-// row t with tile t's m bucket counts; scan_columns turns every column into
+// The wide methods' matrix for 8-bit keys (tile_major_matrix in
+// wide_digits_one.cuh says why only there), tile-major, and its scan. The
+// pre-scan writes row t with tile t's m bucket counts; scan_columns turns every column into
 // its exclusive scan down the tiles (bucket b's items in tiles before t),
 // writes the column totals into row `tiles` and the buckets' global starts
 // into row tiles + 1 (and the offsets). A post-scan thread b then reads
@@ -107,8 +108,9 @@ __global__ void __launch_bounds__(kColumnScanThreads)
 /// scanned tile-major matrix) in a block's shared memory (`start`, a word a
 /// bucket), taken before the first tile_cell: thread b stores and reads
 /// only start[b], so no barrier is needed. Why not read the row with each
-/// cell: that third load, summed at once, is more that the thread may wait
-/// for before the next barrier, and the block with it.
+/// cell: a third load a tile, summed at once, is one more that a thread
+/// may wait for before the next barrier, and the block with it (pairs at m
+/// = 256 ran as slowly as with no copy, bench/NOTES.md multisplit step 31).
 __device__ __forceinline__ void copy_bucket_starts(const std::uint32_t* scanned, std::size_t tiles, std::uint32_t m,
                                                    std::uint32_t* start) {
   if (threadIdx.x < m) start[threadIdx.x] = scanned[(tiles + 1) * m + threadIdx.x];

@@ -479,9 +479,9 @@ void launch_persistent(int threads, std::size_t bytes, std::size_t tiles, cudaSt
 
 /// block_wide's post-scan with the warp rank `rank`, on tiles of Items
 /// items a thread, Sub of them a tile of the scanned matrix (`tiles` of
-/// them, tile-major where TileMajor): a persistent grid of wide_postscan (as many blocks as stay
-/// resident, at most one per column), which needs more than the 48 KB of
-/// static shared memory. `gate`: see choice_gate.
+/// them, tile-major where TileMajor): a persistent grid of wide_postscan
+/// (as many blocks as stay resident, at most one per matrix tile), which
+/// needs more than the 48 KB of static shared memory. `gate`: see choice_gate.
 template <int Items, int Sub, bool TileMajor, class Key, class Value, class BucketOf>
 void wide_post(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                std::uint32_t m, BucketOf bucket_of, const std::uint32_t* histogram, std::size_t tiles,

@@ -154,6 +154,8 @@ class multisplit_workspace {
   device_buffer<std::uint32_t> lookback_;           ///< onesweep: m look-back words per tile
   device_buffer<std::uint32_t> spread_choice_;      ///< block_wide_spread: the post-scan chosen
   device_buffer<std::uint32_t> tile_claims_;        ///< the digit rank's post-scan: tiles claimed
+  device_buffer<std::uint32_t> compact_tables_;     ///< block_wide_spread: compact ids of the occupied buckets
+  device_buffer<std::uint32_t> compact_matrix_;     ///< block_wide_spread: the compacted split's matrix
 };
 
 /// Adapts precomputed bucket ids (one per key) to the bucket-functor slot:

@@ -515,6 +515,25 @@ double effective_buckets(const std::vector<std::uint32_t>& ids, std::uint32_t m)
   return total * total / squares;
 }
 
+// The valid ids' occupied buckets.
+std::size_t occupied_buckets(const std::vector<std::uint32_t>& ids, std::uint32_t m) {
+  std::vector<bool> seen(m);
+  for (const std::uint32_t id : ids)
+    if (id < m) seen[id] = true;
+  return static_cast<std::size_t>(std::count(seen.begin(), seen.end(), true));
+}
+
+// Whether block_wide_spread takes its compacted split (detail/compact_ids.cuh):
+// past 6-bit ids, for a bucket functor, where at most 64 buckets hold items.
+static_assert(multisplit_detail::compacts_ids<8, std::uint32_t, multisplit_detail::no_value, top_bits_bucket>() &&
+                  multisplit_detail::compacts_ids<7, std::uint32_t, std::uint32_t, top_bits_bucket>() &&
+                  !multisplit_detail::compacts_ids<8, std::uint32_t, std::uint32_t, bucket_ids_of>(),
+              "the rule below is the dispatch's for these tests' functor");
+bool compacts(std::uint32_t m, bool precomputed, const std::vector<std::uint32_t>& ids) {
+  return !precomputed && multisplit_detail::digits_one_bits(m) > multisplit_detail::kCompactIdBits &&
+         occupied_buckets(ids, m) <= multisplit_detail::kCompactBuckets;
+}
+
 // block_wide_spread chooses its post-scan on the device, from the counted
 // offsets: the peer masks below tuning's kSpreadPeersBelow (keys) or
 // kSpreadPairsPeersBelow (pairs) effective buckets, the digit rank from
@@ -549,12 +568,16 @@ TEST(Multisplit, SpreadChoosesItsPostScanByHowConcentratedTheIdsAre) {
         spoil_ids(ids, m, 400, rng);
         check_split(ids, m, multisplit_method::block_wide_spread, pairs, p == pattern::skewed, ws);
         if (HasFatalFailure()) return;
+        const std::uint32_t choice = ws.spread_choice_.to_host()[0];
+        if (compacts(m, p == pattern::skewed, ids)) {
+          EXPECT_EQ(choice, multisplit_detail::kCompactIdsChosen) << "m " << m << (pairs ? " pairs" : " keys");
+          continue;
+        }
         const double effective = effective_buckets(ids, m);
         const double peers_below = pairs ? tuning::kSpreadPairsPeersBelow : tuning::kSpreadPeersBelow;
         if (std::abs(effective - peers_below) < 0.01) continue;  // rounding decides
         const bool peer_masks = effective < peers_below;
-        EXPECT_EQ(ws.spread_choice_.to_host()[0],
-                  peer_masks ? multisplit_detail::kPeerMasksChosen : multisplit_detail::kDigitRankChosen)
+        EXPECT_EQ(choice, peer_masks ? multisplit_detail::kPeerMasksChosen : multisplit_detail::kDigitRankChosen)
             << "m " << m << (pairs ? " pairs, " : " keys, ") << effective << " effective buckets";
         ++chosen[pairs][peer_masks];
       }
@@ -563,6 +586,50 @@ TEST(Multisplit, SpreadChoosesItsPostScanByHowConcentratedTheIdsAre) {
   for (const bool pairs : {false, true})
     for (const bool peer_masks : {false, true})
       EXPECT_GT(chosen[pairs][peer_masks], 0) << (pairs ? "pairs" : "keys") << (peer_masks ? ", peer masks" : "");
+}
+
+// The compacted split (ids past 6 bits that fill at most 64 buckets): 1,
+// 2, 33 and 63-65 occupied buckets drawn at random among m (bucket 0 and m
+// - 1 among them at times), uniform over those or skewed, with ids out of
+// range; tile counts around the column scan's chunks and the tile-major
+// matrix's prefix stride (keys) or a few tiles (pairs); the choice word
+// and the output against the model.
+TEST(Multisplit, SpreadCompactsIdsOfFewOccupiedBuckets) {
+  GRAPHKIT_REQUIRE_GPU();
+  const std::uint64_t seed = test::fresh_seed();
+  GRAPHKIT_SEED_TRACE(seed);
+  std::mt19937_64 rng(seed);
+  multisplit_workspace ws;
+  constexpr std::size_t kRows = multisplit_detail::kColumnScanRows;
+  constexpr std::size_t kStride = multisplit_detail::kPrefixStride;
+  int compacted = 0;
+  for (const std::uint32_t m : {65u, 128u, 129u, 200u, 256u}) {
+    for (const bool pairs : {false, true}) {
+      const std::size_t tile = wide_tile_of(multisplit_method::block_wide_spread, m, pairs);
+      for (const std::size_t occupied : {1u, 2u, 33u, 63u, 64u, 65u}) {
+        std::vector<std::uint32_t> buckets(m);
+        std::iota(buckets.begin(), buckets.end(), 0u);
+        std::shuffle(buckets.begin(), buckets.end(), rng);
+        buckets.resize(occupied);
+        if (rng() % 3 == 0) buckets[0] = 0, buckets[occupied - 1] = m - 1;
+        const std::size_t tiles =
+            pairs ? 1 + rng() % 5
+                  : std::vector<std::size_t>{1, kStride + 1, kRows - 1, kRows + 1, 2 * kRows + kStride - 1}[rng() % 5];
+        const std::size_t n = (tiles - 1) * tile + 1 + rng() % tile;
+        const pattern p = rng() % 2 == 0 ? pattern::uniform : pattern::skewed;
+        std::vector<std::uint32_t> ids = make_ids(n, static_cast<std::uint32_t>(occupied), p, rng);
+        for (auto& id : ids) id = buckets[id];
+        spoil_ids(ids, m, 300, rng);
+        check_split(ids, m, multisplit_method::block_wide_spread, pairs, false, ws);
+        if (HasFatalFailure()) return;
+        const bool compact = occupied_buckets(ids, m) <= multisplit_detail::kCompactBuckets;
+        EXPECT_EQ(ws.spread_choice_.to_host()[0] == multisplit_detail::kCompactIdsChosen, compact)
+            << "m " << m << (pairs ? " pairs, " : " keys, ") << occupied_buckets(ids, m) << " occupied";
+        compacted += compact;
+      }
+    }
+  }
+  EXPECT_GT(compacted, 0);
 }
 
 TEST(Multisplit, PrecomputedIdsAndOffsetsOnly) {

@@ -8,8 +8,9 @@
 
 namespace graphkit::multisplit_detail {
 
-/// The answers a choice word holds (detail/spread_choice.cuh writes them).
-inline constexpr std::uint32_t kDigitRankChosen = 0, kPeerMasksChosen = 1;
+/// The answers a choice word holds (detail/spread_choice.cuh and
+/// detail/compact_ids.cuh write them).
+inline constexpr std::uint32_t kDigitRankChosen = 0, kPeerMasksChosen = 1, kCompactIdsChosen = 2;
 
 /// Runs the kernel only where the word `choice` holds `when`; open (no
 /// word) for a kernel launched alone. A kernel tests it first, in every

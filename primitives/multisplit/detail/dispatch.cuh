@@ -13,6 +13,7 @@
 #include "primitives/common/error.hpp"
 #include "primitives/common/launch.hpp"
 #include "primitives/multisplit/detail/column_scan.cuh"
+#include "primitives/multisplit/detail/compact_ids.cuh"
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/onesweep.cuh"
 #include "primitives/multisplit/detail/spread_choice.cuh"
@@ -403,13 +404,15 @@ const std::uint32_t* count_wide_tiles(const Key* keys_in, std::size_t n, std::ui
   GRAPHKIT_CUDA_TRY(cudaMemsetAsync(ws.out_of_range_.data(), 0, sizeof(std::uint32_t), stream));
   const bool vectorized = reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0;
   if constexpr (TileMajor) {
-    std::uint32_t* cells = ws.scratch(ws.histogram_, tile_rows::rows_for(tiles) * m);
+    static_assert(Items * kThreads < (1 << 16), "a tile's counts fit the matrix's 16 bits");
+    std::uint32_t* cells = ws.scratch(ws.histogram_, tile_major_layout::words(tiles, m));
     if (tiles == 0) {
       GRAPHKIT_CUDA_TRY(cudaMemsetAsync(offsets, 0, (std::size_t{m} + 1) * sizeof(std::uint32_t), stream));
       return cells;
     }
     block_prescan<kWarps, Items><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
-        keys_in, n, m, bucket_of, tile_rows{cells, m}, vectorized, ws.out_of_range_.data());
+        keys_in, n, m, bucket_of, tile_rows{tile_major_layout::counts(cells, tiles, m), m}, vectorized,
+        ws.out_of_range_.data());
     GRAPHKIT_CHECK_LAUNCH();
     // The look-back words (64-bit) and the ticket after them, zeroed together.
     const std::size_t chunks = column_scan_chunks(tiles), words = chunks * m;
@@ -568,6 +571,41 @@ void wide_digits_one_post(const Key* keys_in, const Value* values_in, Key* keys_
   launch.template operator()<1>();
 }
 
+/// Whether block_wide_spread at IdBits-bit ids also launches the
+/// compacted split (detail/compact_ids.cuh): past kCompactIdBits, for
+/// bucket functors (precomputed ids stage their bytes on tiles of other
+/// sizes), where the compacted split's tile is the wide split's.
+template <int IdBits, class Key, class Value, class BucketOf>
+constexpr bool compacts_ids() {
+  if constexpr (IdBits <= kCompactIdBits || std::is_same_v<BucketOf, bucket_ids_of>) return false;
+  else
+    return digits_one_tile_for<kCompactIdBits, Key, Value, compacted_ids<BucketOf>>() ==
+           digits_one_tile_for<IdBits, Key, Value, BucketOf>();
+}
+
+/// block_wide_spread's choice with the compacted split beside its other
+/// two, and the compacted split behind its gate: its tables, its matrix
+/// from the wide split's scanned `matrix` (TileMajor as there), and
+/// block_wide_digits_one's post-scan at kCompactIdBits on the compact ids.
+/// Writes the choice word that the other two post-scans' gates read.
+template <bool TileMajor, class Key, class Value, class BucketOf>
+void compact_post(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
+                  std::uint32_t m, BucketOf bucket_of, const std::uint32_t* offsets, const std::uint32_t* matrix,
+                  std::size_t tiles, double peers_below, std::uint32_t* choice, multisplit_workspace& ws,
+                  cudaStream_t stream) {
+  const compact_tables tables = compact_tables::in(ws.scratch(ws.compact_tables_, compact_tables::kWords));
+  choose_spread_or_compact<<<1, kChoiceThreads, 0, stream>>>(offsets, m, peers_below, choice, tables);
+  GRAPHKIT_CHECK_LAUNCH();
+  const choice_gate gate{choice, kCompactIdsChosen};
+  std::uint32_t* cells = ws.scratch(ws.compact_matrix_, kCompactBuckets * tiles + 1);
+  compact_matrix<TileMajor><<<blocks_for(tiles, kCompactMatrixTiles), kCompactMatrixThreads, 0, stream>>>(
+      matrix, tiles, m, offsets, tables.bucket_of, gate, cells);
+  GRAPHKIT_CHECK_LAUNCH();
+  wide_digits_one_post<kCompactIdBits>(keys_in, values_in, keys_out, values_out, n, kCompactBuckets,
+                                       compacted_ids<BucketOf>{bucket_of, tables.compact_of, m}, cells, tiles, ws,
+                                       stream, gate);
+}
+
 /// Items a thread of block_wide_spread's peer-mask tiles under a digit
 /// tile of DigitItems (tuning::kSpreadPeerItems): 20 of 20 for keys; for
 /// pairs 10 of 20, 16 of 16, 11 of 44, 10 of 40.
@@ -608,8 +646,13 @@ void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out,
     if (spread) {
       std::uint32_t* choice = ws.scratch(ws.spread_choice_, 1);
       const double peers_below = kHasValues<Value> ? tuning::kSpreadPairsPeersBelow : tuning::kSpreadPeersBelow;
-      choose_by_spread<<<1, kChoiceThreads, 0, stream>>>(offsets, m, peers_below, choice);
-      GRAPHKIT_CHECK_LAUNCH();
+      if constexpr (compacts_ids<IdBits, Key, Value, BucketOf>()) {
+        compact_post<kTileMajor>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, matrix, tiles,
+                                 peers_below, choice, ws, stream);
+      } else {
+        choose_by_spread<<<1, kChoiceThreads, 0, stream>>>(offsets, m, peers_below, choice);
+        GRAPHKIT_CHECK_LAUNCH();
+      }
       constexpr int kPeerItems = spread_peer_items<kColumnItems, Key, Value>();
       wide_post<kPeerItems, kColumnItems / kPeerItems, kTileMajor>(
           keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, stream, tile_rank::peer_masks,

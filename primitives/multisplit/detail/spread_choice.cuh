@@ -21,16 +21,15 @@ namespace graphkit::multisplit_detail {
 /// Threads of the choosing kernels: one bucket a thread.
 inline constexpr int kChoiceThreads = kMultisplitTileMaxBuckets;
 
-/// Writes kPeerMasksChosen into `choice` when the ids have fewer than
-/// `peers_below` effective buckets, else kDigitRankChosen. `count`: the
-/// items of this thread's bucket (0 past m), `total` their sum. All
-/// kChoiceThreads threads call.
-__device__ __forceinline__ void choose_from_counts(double count, double total, double peers_below,
-                                                   std::uint32_t* choice) {
+/// kPeerMasksChosen when the ids have fewer than `peers_below` effective
+/// buckets, else kDigitRankChosen, in thread 0. `count`: the items of this
+/// thread's bucket (0 past m), `total` their sum. All kChoiceThreads
+/// threads call.
+__device__ __forceinline__ std::uint32_t spread_choice(double count, double total, double peers_below) {
   using reduce = cub::BlockReduce<double, kChoiceThreads>;
   __shared__ typename reduce::TempStorage temp;
   const double squares = reduce(temp).Sum(count * count);
-  if (threadIdx.x == 0) *choice = total * total < peers_below * squares ? kPeerMasksChosen : kDigitRankChosen;
+  return total * total < peers_below * squares ? kPeerMasksChosen : kDigitRankChosen;
 }
 
 /// The choice from the offsets of a split already counted (bucket b holds
@@ -39,7 +38,8 @@ __device__ __forceinline__ void choose_from_counts(double count, double total, d
 __global__ void __launch_bounds__(kChoiceThreads)
     choose_by_spread(const std::uint32_t* offsets, std::uint32_t m, double peers_below, std::uint32_t* choice) {
   const double count = threadIdx.x < m ? offsets[threadIdx.x + 1] - offsets[threadIdx.x] : 0;
-  choose_from_counts(count, offsets[m], peers_below, choice);
+  const std::uint32_t chosen = spread_choice(count, offsets[m], peers_below);
+  if (threadIdx.x == 0) *choice = chosen;
 }
 
 }  // namespace graphkit::multisplit_detail

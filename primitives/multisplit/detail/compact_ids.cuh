@@ -20,6 +20,7 @@
 
 #include "primitives/multisplit/detail/choice_gate.cuh"
 #include "primitives/multisplit/detail/column_scan.cuh"
+#include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/spread_choice.cuh"
 
 namespace graphkit::multisplit_detail {
@@ -43,6 +44,12 @@ struct compact_tables {
 
 /// The bucket functor of the compacted split: the caller's bucket, as its
 /// compact id; ids out of [0, m) stay out of range (kCompactBuckets).
+/// `compact_of` is the global table until a block copies it into its
+/// shared memory (in_block, kernels.cuh), as the post-scan does: it reads
+/// the table twice an item, and read through the L1 (`__ldg`) the table
+/// cost skewed ids 4-7% (H100, session 27, same run, ms: keys m = 129 /
+/// 256 1.391 / 1.397 -> 1.341 / 1.352, pairs 1.097 / 1.102 -> 1.030 /
+/// 1.044; ncu: the keys' post-scan 965 -> 920 us).
 template <class BucketOf>
 struct compacted_ids {
   BucketOf inner;
@@ -51,7 +58,14 @@ struct compacted_ids {
   template <class Key>
   __device__ std::uint32_t operator()(const Key& key) const {
     const auto b = static_cast<std::uint32_t>(inner(key));
-    return b < m ? __ldg(compact_of + b) : kCompactBuckets;
+    return b < m ? compact_of[b] : kCompactBuckets;
+  }
+  /// The same functor on a copy of the table in `table` (shared memory,
+  /// kBlockTableBytes), which threads 0 .. m - 1 fill.
+  __device__ compacted_ids in_block(std::uint8_t* table) const {
+    static_assert(kBlockTableBytes >= kMultisplitTileMaxBuckets, "a byte a bucket");
+    if (threadIdx.x < m) table[threadIdx.x] = compact_of[threadIdx.x];
+    return {inner, table, m};
   }
 };
 

@@ -551,7 +551,8 @@ void wide_digits_one_post(const Key* keys_in, const Value* values_in, Key* keys_
                           multisplit_workspace& ws, cudaStream_t stream, choice_gate gate) {
   constexpr int kWarps = wide_digits_one_warps<Value, IdBits>(), kThreads = kWarps * 32;
   constexpr int kItems = digits_one_tile_for<IdBits, Key, Value, BucketOf>() / kThreads;
-  using storage = wide_digits_one_storage<kWarps, kItems, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  using storage = wide_digits_one_storage<kWarps, kItems, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>,
+                                          has_block_table<BucketOf>>;
   // At most the blocks it is sized for: 4-bit keys' 48 KB would allow 4, but
   // their 64-register cap spilled 20 bytes (20 item words and 20 keys live
   // at the stores).

@@ -26,6 +26,24 @@ inline constexpr bool kHasValues = !std::is_same_v<Value, no_value>;
 template <class Value, int N>
 using value_tile = Value[kHasValues<Value> ? N : 1];
 
+/// Whether a bucket functor reads a table that a block copies into its
+/// shared memory first (compact_ids.cuh's compacted_ids): `in_block(table)`
+/// copies it into `table` (kBlockTableBytes) and returns the functor that
+/// reads the copy; a barrier must come before that functor's first call.
+template <class BucketOf>
+concept has_block_table = requires(const BucketOf& f, std::uint8_t* table) {
+  f.in_block(table);
+};
+inline constexpr int kBlockTableBytes = 256;
+
+/// The functor a block's threads apply: `bucket_of` itself, or its
+/// block-local copy (has_block_table).
+template <class BucketOf>
+__device__ __forceinline__ auto in_block(const BucketOf& bucket_of, std::uint8_t* table) {
+  if constexpr (has_block_table<BucketOf>) return bucket_of.in_block(table);
+  else return bucket_of;
+}
+
 /// The bucket of item i, whose key is already in a register.
 template <class BucketOf, class Key>
 __device__ __forceinline__ std::uint32_t bucket_of_item(const BucketOf& bucket_of, const Key& key, std::size_t i) {

@@ -131,8 +131,9 @@ constexpr bool tile_major_matrix() {
 /// Shared memory of wide_digits_one_postscan: the cp.async double buffer
 /// (each tile ordered in place, see the header), the counters, and per
 /// bucket (at most 2^IdBits) the output shift and, from a tile-major
-/// matrix, the global start.
-template <int Warps, int Items, int IdBits, class Key, class Value, bool StageBuckets>
+/// matrix, the global start; BlockTable: the bucket functor's table
+/// (has_block_table).
+template <int Warps, int Items, int IdBits, class Key, class Value, bool StageBuckets, bool BlockTable = false>
 struct wide_digits_one_storage {
   using tile = digit_tile<Warps, Items, Key, Value, StageBuckets>;
   static constexpr int kBits = counter_bits(IdBits, Warps);
@@ -144,9 +145,10 @@ struct wide_digits_one_storage {
   counters_type counters;
   /// Output index of bucket b's tile place 0 (mod 2^32: base - tile start).
   std::uint32_t shift[1 << IdBits];
-  std::uint32_t start[kTileMajor ? 1 << IdBits : 1];  ///< the buckets' global starts (copy_bucket_starts)
-  std::uint32_t total;                                ///< the tile's valid items
-  std::uint32_t next_tile;                            ///< this block's next tile (wide_digits_loop)
+  std::uint32_t start[kTileMajor ? 1 << IdBits : 1];             ///< the buckets' global starts (copy_bucket_starts)
+  std::uint8_t bucket_table[BlockTable ? kBlockTableBytes : 1];  ///< see in_block
+  std::uint32_t total;                                           ///< the tile's valid items
+  std::uint32_t next_tile;                                       ///< this block's next tile (wide_digits_loop)
   /// Blocks in clusters: the tiles that rank 0 hands out, tagged with their
   /// iteration (wide_digits_pair_loop).
   unsigned long long group_tiles[wide_digits_one_cluster<Value, IdBits>() > 1 ? 4 : 1];
@@ -493,13 +495,16 @@ __device__ __forceinline__ void order_low_then_digit_tile(Storage& s, Tile& in, 
 template <int Warps, int Items, int IdBits, int MinBlocks, int Cluster, class Key, class Value, class BucketOf>
 __global__ void __launch_bounds__(Warps * 32, MinBlocks)
     wide_digits_one_postscan(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
-                             std::size_t n, std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned,
+                             std::size_t n, std::uint32_t m, BucketOf outer_bucket_of, const std::uint32_t* scanned,
                              std::size_t tiles, std::uint32_t* claims, choice_gate gate) {
   static_assert(Warps * 32 >= (1 << IdBits), "one bucket a thread for the shifts");
   if (gate.closed()) return;  // every block alike: before any barrier
-  using storage = wide_digits_one_storage<Warps, Items, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>>;
+  using storage = wide_digits_one_storage<Warps, Items, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>,
+                                          has_block_table<BucketOf>>;
   extern __shared__ uint4 wide_digits_one_shared[];
   storage& s = *reinterpret_cast<storage*>(wide_digits_one_shared);
+  // Read only after the loop's first barrier.
+  const auto bucket_of = in_block(outer_bucket_of, s.bucket_table);
   const auto order_tile = [&](auto& in, std::size_t t, uint2 cell) -> const auto& {
     if constexpr (IdBits <= 6) order_one_digit_tile<Warps, Items>(s, in, t, n, m, bucket_of, cell);
     else order_low_then_digit_tile<Warps, Items, storage::kLowBits>(s, in, t, n, m, bucket_of, cell);

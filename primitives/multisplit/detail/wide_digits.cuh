@@ -217,23 +217,26 @@ __device__ __forceinline__ void wide_digits_loop(Storage& s, const Key* keys_in,
 /// write-out ran m = 256 in 2.00 ms. Clusters of 3 and 4 keep fewer blocks
 /// resident (372 and 368 of 396) and ran m = 256 in 1.85 ms.
 ///
-/// The claims: rank 0 claims the group of iteration j + 3 during iteration
-/// j and stores its tile into slot (j + 3) % 4 of every block, tagged with
+/// The claims: rank 0 claims the group of iteration j + 2 during iteration
+/// j and stores its tile into slot (j + 2) % 4 of every block, tagged with
 /// the iteration; a block reads slot (j + 1) % 4 at iteration j's start and
 /// waits for the tag, which the relaxed barrier does not order (published
-/// two barriers before, it is there). Rank 0 rewrites a slot two barriers
-/// after every block read it. The slots start cleared: a short launch's
-/// tags repeat in the next launch's early iterations, and a stale tile read
-/// there left the blocks of a cluster in different iterations (a hang). A
-/// claim past the tiles ends every block of the cluster in the same
-/// iteration; blocks whose tile of the last group is past the tiles still
-/// meet the others.
+/// before the barrier that ends iteration j - 1, it is there or soon is).
+/// Rank 0 rewrites a slot three barriers after every block read it. Two
+/// ahead rather than three brings a group's tiles closer in time to their
+/// neighbours' (step 34: uniform keys m = 256 1.727-1.746 -> 1.704-1.719 ms,
+/// m = 224 1-1.5% faster, other rows level). The slots start cleared: a
+/// short launch's tags repeat in the next launch's early iterations, and a
+/// stale tile read there left the blocks of a cluster in different
+/// iterations (a hang). A claim past the tiles ends every block of the
+/// cluster in the same iteration; blocks whose tile of the last group is
+/// past the tiles still meet the others.
 template <int Threads, int Items, int Cluster, class Storage, class Key, class Value, class BucketOf, class OrderTile>
 __device__ __forceinline__ void wide_digits_pair_loop(Storage& s, const Key* keys_in, const Value* values_in,
                                                       Key* keys_out, Value* values_out, std::size_t n, std::uint32_t m,
                                                       const BucketOf& bucket_of, const std::uint32_t* scanned,
                                                       std::size_t tiles, std::uint32_t* claims, OrderTile order_tile) {
-  static_assert(sizeof(s.group_tiles) / sizeof(s.group_tiles[0]) == 4, "four slots: claims three iterations ahead");
+  static_assert(sizeof(s.group_tiles) / sizeof(s.group_tiles[0]) == 4, "four slots: claims two iterations ahead");
   constexpr unsigned long long kTileBits = 40;
   const unsigned rank = cluster_block_rank();
   const bool claimer = rank == 0 && threadIdx.x == 0;
@@ -261,10 +264,7 @@ __device__ __forceinline__ void wide_digits_pair_loop(Storage& s, const Key* key
   // barrier, after which rank 0 publishes.
   if (threadIdx.x < 4) s.group_tiles[threadIdx.x] = ~0ull;
   cluster_sync();  // every block of the cluster runs: its shared memory takes remote stores
-  if (claimer) {
-    publish(1, atomicAdd(claims, 1u));
-    publish(2, atomicAdd(claims, 1u));
-  }
+  if (claimer) publish(1, atomicAdd(claims, 1u));
   for (unsigned j = 0; t - rank < tiles; ++j) {
     const std::size_t next = tile_of_iteration(j + 1);
     const uint2 next_cell = next < tiles ? cell_of(next) : make_uint2(0u, 0u);
@@ -275,7 +275,7 @@ __device__ __forceinline__ void wide_digits_pair_loop(Storage& s, const Key* key
     if (next < tiles) load_wide_tile<Threads>(s.in[(j & 1) ^ 1], keys_in, values_in, n, next);
     __pipeline_commit();
     const auto meet = [&] {
-      if (claimer) publish(j + 3, claim);
+      if (claimer) publish(j + 2, claim);
       __syncthreads();  // this block's tile is in bucket order
       cluster_meet_relaxed();
     };

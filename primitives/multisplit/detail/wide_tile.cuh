@@ -46,6 +46,7 @@
 #include "primitives/multisplit/detail/block_rank.cuh"
 #include "primitives/multisplit/detail/column_scan.cuh"
 #include "primitives/multisplit/detail/choice_gate.cuh"
+#include "primitives/multisplit/detail/kept_stores.cuh"
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/tile_load.cuh"
 #include "primitives/multisplit/detail/warp_rank.cuh"
@@ -131,20 +132,22 @@ __device__ __forceinline__ std::uint32_t wide_bucket_starts(Storage& s, std::uin
 /// and bucket bytes where StageBuckets-style storage carries them, else the
 /// functor is applied again to the staged key): item i goes to shift[b] + i.
 /// Consecutive threads take consecutive places of one bucket's run (mostly):
-/// the writes coalesce. After the barrier that ends the staging.
+/// the writes coalesce, and ask the L2 to keep their lines (kept_stores.cuh
+/// says why). After the barrier that ends the staging.
 template <int Threads, int Items, class Staged, class BucketOf, class Key, class Value>
 __device__ __forceinline__ void write_in_bucket_order(const Staged& staged, const std::uint32_t* shift,
                                                       std::uint32_t total, const BucketOf& bucket_of, Key* keys_out,
                                                       Value* values_out) {
   constexpr bool kStageBuckets = std::is_same_v<BucketOf, bucket_ids_of>;
+  const kept_stores out;  // the runs' partly written end sectors wait in the L2 for their other parts
   const auto write = [&](std::uint32_t i) {
     const Key key = staged.keys[i];
     std::uint32_t b;
     if constexpr (kStageBuckets) b = staged.buckets[i];
     else b = static_cast<std::uint32_t>(bucket_of(key));
     const std::uint32_t dst = shift[b] + i;
-    keys_out[dst] = key;
-    if constexpr (kHasValues<Value>) values_out[dst] = staged.values[i];
+    out.store(keys_out + dst, key);
+    if constexpr (kHasValues<Value>) out.store(values_out + dst, staged.values[i]);
   };
   // Keys: a whole tile without a test an item (classify_keys says why),
   // ~5% at every m with skewed ids (session 19). Pairs lost 1-3% with the

@@ -153,7 +153,7 @@ class multisplit_workspace {
   device_buffer<std::uint32_t> onesweep_counters_;  ///< onesweep: bucket totals, block and tile counters
   device_buffer<std::uint32_t> lookback_;           ///< onesweep: m look-back words per tile
   device_buffer<std::uint32_t> spread_choice_;      ///< block_wide_spread: the post-scan chosen
-  device_buffer<std::uint32_t> tile_claims_;        ///< the digit rank's post-scan: tiles claimed
+  device_buffer<std::uint32_t> tile_claims_;        ///< the digit rank's post-scans: tiles claimed (direct, compacted)
   device_buffer<std::uint32_t> compact_tables_;     ///< block_wide_spread: compact ids of the occupied buckets
   device_buffer<std::uint32_t> compact_matrix_;     ///< block_wide_spread: the compacted split's matrix
 };

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "primitives/common/chained_launch.cuh"
 #include "primitives/multisplit/detail/look_back.cuh"
 
 namespace graphkit::multisplit_detail {
@@ -90,6 +91,7 @@ __global__ void __launch_bounds__(kColumnScanThreads)
   __shared__ typename block_scan::TempStorage scan;
   __shared__ std::uint32_t chunk_of_block;
   __shared__ std::uint32_t sum_of[kColumnScanThreads], before_of[kColumnScanThreads];
+  open_chained_grid();
   if (threadIdx.x == 0) chunk_of_block = atomicAdd(ticket, 1u);
   __syncthreads();
   const std::size_t chunk = chunk_of_block, first = chunk * kColumnScanRows;

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "primitives/common/chained_launch.cuh"
 #include "primitives/multisplit/detail/choice_gate.cuh"
 #include "primitives/multisplit/detail/column_scan.cuh"
 #include "primitives/multisplit/detail/kernels.cuh"
@@ -76,6 +77,7 @@ struct compacted_ids {
 __global__ void __launch_bounds__(kChoiceThreads)
     choose_spread_or_compact(const std::uint32_t* offsets, std::uint32_t m, double peers_below, std::uint32_t* choice,
                              compact_tables tables) {
+  open_chained_grid();
   using block_scan = cub::BlockScan<std::uint32_t, kChoiceThreads>;
   __shared__ typename block_scan::TempStorage scan;
   const unsigned b = threadIdx.x;
@@ -105,6 +107,7 @@ template <bool TileMajor>
 __global__ void __launch_bounds__(kCompactMatrixThreads)
     compact_matrix(const std::uint32_t* scanned, std::size_t tiles, std::uint32_t m, const std::uint32_t* offsets,
                    const std::uint32_t* bucket_of, choice_gate gate, std::uint32_t* cells) {
+  open_chained_grid();
   if (gate.closed()) return;
   __shared__ std::uint32_t cell[kCompactBuckets][kCompactMatrixTiles + 1];
   const std::size_t first = std::size_t{blockIdx.x} * kCompactMatrixTiles;

@@ -10,6 +10,7 @@
 #include <string>
 #include <type_traits>
 
+#include "primitives/common/chained_launch.cuh"
 #include "primitives/common/error.hpp"
 #include "primitives/common/launch.hpp"
 #include "primitives/multisplit/detail/column_scan.cuh"
@@ -410,17 +411,17 @@ const std::uint32_t* count_wide_tiles(const Key* keys_in, std::size_t n, std::ui
       GRAPHKIT_CUDA_TRY(cudaMemsetAsync(offsets, 0, (std::size_t{m} + 1) * sizeof(std::uint32_t), stream));
       return cells;
     }
+    // The look-back words (64-bit) and the ticket after them, zeroed
+    // together before the pre-scan, so that the scan is chained to it.
+    const std::size_t chunks = column_scan_chunks(tiles), words = chunks * m;
+    auto* lookback = reinterpret_cast<std::uint64_t*>(ws.scratch(ws.lookback_, 2 * (words + 1)));
+    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(lookback, 0, (words + 1) * sizeof(std::uint64_t), stream));
     block_prescan<kWarps, Items><<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(
         keys_in, n, m, bucket_of, tile_rows{tile_major_layout::counts(cells, tiles, m), m}, vectorized,
         ws.out_of_range_.data());
     GRAPHKIT_CHECK_LAUNCH();
-    // The look-back words (64-bit) and the ticket after them, zeroed together.
-    const std::size_t chunks = column_scan_chunks(tiles), words = chunks * m;
-    auto* lookback = reinterpret_cast<std::uint64_t*>(ws.scratch(ws.lookback_, 2 * (words + 1)));
-    GRAPHKIT_CUDA_TRY(cudaMemsetAsync(lookback, 0, (words + 1) * sizeof(std::uint64_t), stream));
-    scan_columns<<<static_cast<unsigned>(chunks), kColumnScanThreads, 0, stream>>>(
-        cells, tiles, m, lookback, reinterpret_cast<std::uint32_t*>(lookback + words), offsets);
-    GRAPHKIT_CHECK_LAUNCH();
+    launch_chained(scan_columns, static_cast<unsigned>(chunks), kColumnScanThreads, stream, cells, tiles, m, lookback,
+                   reinterpret_cast<std::uint32_t*>(lookback + words), offsets);
     return cells;
   } else {
     const std::size_t cells = std::size_t{m} * tiles + 1;  // + 1: the scan's total lands there
@@ -448,20 +449,22 @@ constexpr int persistent_min_blocks(std::size_t bytes) {
 /// attribute set once per kernel): as many blocks as stay resident, at most
 /// one per tile; in clusters of Cluster blocks where Cluster > 1 (sm_90,
 /// device_launches_clusters), as many whole clusters as stay resident, at
-/// most one per Cluster tiles.
+/// most one per Cluster tiles. Chained to the stream's previous kernel
+/// (common/chained_launch.cuh): the kernel waits for it first.
 template <auto Kernel, int Cluster = 1, class... Args>
 void launch_persistent(int threads, std::size_t bytes, std::size_t tiles, cudaStream_t stream, Args... args) {
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = Cluster;
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
+  cudaLaunchAttribute attributes[2] = {chained_launch_attribute(), {}};
+  attributes[1].id = cudaLaunchAttributeClusterDimension;
+  attributes[1].val.clusterDim.x = Cluster;
+  attributes[1].val.clusterDim.y = 1;
+  attributes[1].val.clusterDim.z = 1;
   cudaLaunchConfig_t config{};
   config.blockDim = dim3(static_cast<unsigned>(threads));
   config.dynamicSmemBytes = bytes;
   config.stream = stream;
-  config.attrs = &cluster;
-  config.numAttrs = Cluster > 1 ? 1 : 0;
+  const bool chained = device_chains_launches();
+  config.attrs = chained ? attributes : attributes + 1;
+  config.numAttrs = (chained ? 1 : 0) + (Cluster > 1 ? 1 : 0);
   static const std::size_t resident_groups = [&] {
     GRAPHKIT_CUDA_TRY(
         cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
@@ -544,11 +547,12 @@ constexpr int digits_one_tile_for() {
 /// IdBits-bit ids, on the scanned matrix of its tiles
 /// (digits_one_tile_for): a persistent grid of wide_digits_one_postscan,
 /// which orders each tile by one counter split on a digit of up to 6 bits,
-/// after a register split on the low bits past 6. `gate`: see choice_gate.
+/// after a register split on the low bits past 6. `claims`: its tile
+/// counter, zeroed by the caller. `gate`: see choice_gate.
 template <int IdBits, class Key, class Value, class BucketOf>
 void wide_digits_one_post(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                           std::uint32_t m, BucketOf bucket_of, const std::uint32_t* histogram, std::size_t tiles,
-                          multisplit_workspace& ws, cudaStream_t stream, choice_gate gate) {
+                          std::uint32_t* claims, cudaStream_t stream, choice_gate gate) {
   constexpr int kWarps = wide_digits_one_warps<Value, IdBits>(), kThreads = kWarps * 32;
   constexpr int kItems = digits_one_tile_for<IdBits, Key, Value, BucketOf>() / kThreads;
   using storage = wide_digits_one_storage<kWarps, kItems, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>,
@@ -557,9 +561,6 @@ void wide_digits_one_post(const Key* keys_in, const Value* values_in, Key* keys_
   // their 64-register cap spilled 20 bytes (20 item words and 20 keys live
   // at the stores).
   constexpr int kMinBlocks = std::min(persistent_min_blocks(sizeof(storage)), wide_digits_one_blocks<Value, IdBits>());
-  // Tiles claimed in order (wide_digits_loop has the figures).
-  std::uint32_t* claims = ws.scratch(ws.tile_claims_, 1);
-  GRAPHKIT_CUDA_TRY(cudaMemsetAsync(claims, 0, sizeof(std::uint32_t), stream));
   const auto launch = [&]<int Cluster>() {
     launch_persistent<wide_digits_one_postscan<kWarps, kItems, IdBits, kMinBlocks, Cluster, Key, Value, BucketOf>,
                       Cluster>(kThreads, sizeof(storage), tiles, stream, keys_in, values_in, keys_out, values_out, n, m,
@@ -589,21 +590,20 @@ constexpr bool compacts_ids() {
 /// from the wide split's scanned `matrix` (TileMajor as there), and
 /// block_wide_digits_one's post-scan at kCompactIdBits on the compact ids.
 /// Writes the choice word that the other two post-scans' gates read.
+/// `claims`: the compacted post-scan's tile counter, zeroed by the caller.
 template <bool TileMajor, class Key, class Value, class BucketOf>
 void compact_post(const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out, std::size_t n,
                   std::uint32_t m, BucketOf bucket_of, const std::uint32_t* offsets, const std::uint32_t* matrix,
-                  std::size_t tiles, double peers_below, std::uint32_t* choice, multisplit_workspace& ws,
-                  cudaStream_t stream) {
+                  std::size_t tiles, double peers_below, std::uint32_t* choice, std::uint32_t* claims,
+                  multisplit_workspace& ws, cudaStream_t stream) {
   const compact_tables tables = compact_tables::in(ws.scratch(ws.compact_tables_, compact_tables::kWords));
-  choose_spread_or_compact<<<1, kChoiceThreads, 0, stream>>>(offsets, m, peers_below, choice, tables);
-  GRAPHKIT_CHECK_LAUNCH();
+  launch_chained(choose_spread_or_compact, 1, kChoiceThreads, stream, offsets, m, peers_below, choice, tables);
   const choice_gate gate{choice, kCompactIdsChosen};
   std::uint32_t* cells = ws.scratch(ws.compact_matrix_, kCompactBuckets * tiles + 1);
-  compact_matrix<TileMajor><<<blocks_for(tiles, kCompactMatrixTiles), kCompactMatrixThreads, 0, stream>>>(
-      matrix, tiles, m, offsets, tables.bucket_of, gate, cells);
-  GRAPHKIT_CHECK_LAUNCH();
+  launch_chained(compact_matrix<TileMajor>, blocks_for(tiles, kCompactMatrixTiles), kCompactMatrixThreads, stream,
+                 matrix, tiles, m, offsets, tables.bucket_of, gate, cells);
   wide_digits_one_post<kCompactIdBits>(keys_in, values_in, keys_out, values_out, n, kCompactBuckets,
-                                       compacted_ids<BucketOf>{bucket_of, tables.compact_of, m}, cells, tiles, ws,
+                                       compacted_ids<BucketOf>{bucket_of, tables.compact_of, m}, cells, tiles, claims,
                                        stream, gate);
 }
 
@@ -640,6 +640,11 @@ void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out,
     constexpr bool kTileMajor = tile_major_matrix<Value, IdBits>();
     static_assert(kColumnItems * tuning::kWarps * 32 == kTile, "the peer masks' threads share the tile evenly");
     const std::size_t tiles = blocks_for(n, kTile);
+    // The post-scans' tile counters (the digit rank's, the compacted
+    // split's), zeroed before the pre-scan, so that every kernel from the
+    // matrix scan on is chained to the one before (common/chained_launch.cuh).
+    std::uint32_t* claims = ws.scratch(ws.tile_claims_, 2);
+    if (!offsets_only) GRAPHKIT_CUDA_TRY(cudaMemsetAsync(claims, 0, 2 * sizeof(std::uint32_t), stream));
     const std::uint32_t* matrix =
         count_wide_tiles<kItems, kWarps, kTileMajor>(keys_in, n, m, bucket_of, offsets, ws, stream, tiles);
     if (offsets_only || tiles == 0) return;
@@ -649,10 +654,9 @@ void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out,
       const double peers_below = kHasValues<Value> ? tuning::kSpreadPairsPeersBelow : tuning::kSpreadPeersBelow;
       if constexpr (compacts_ids<IdBits, Key, Value, BucketOf>()) {
         compact_post<kTileMajor>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, offsets, matrix, tiles,
-                                 peers_below, choice, ws, stream);
+                                 peers_below, choice, claims + 1, ws, stream);
       } else {
-        choose_by_spread<<<1, kChoiceThreads, 0, stream>>>(offsets, m, peers_below, choice);
-        GRAPHKIT_CHECK_LAUNCH();
+        launch_chained(choose_by_spread, 1, kChoiceThreads, stream, offsets, m, peers_below, choice);
       }
       constexpr int kPeerItems = spread_peer_items<kColumnItems, Key, Value>();
       wide_post<kPeerItems, kColumnItems / kPeerItems, kTileMajor>(
@@ -660,8 +664,8 @@ void digits_one_split(const Key* keys_in, const Value* values_in, Key* keys_out,
           choice_gate{choice, kPeerMasksChosen});
       digits = choice_gate{choice, kDigitRankChosen};
     }
-    wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, ws, stream,
-                                 digits);
+    wide_digits_one_post<IdBits>(keys_in, values_in, keys_out, values_out, n, m, bucket_of, matrix, tiles, claims,
+                                 stream, digits);
   });
 }
 

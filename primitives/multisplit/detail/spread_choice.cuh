@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "primitives/common/chained_launch.cuh"
 #include "primitives/multisplit/detail/choice_gate.cuh"
 #include "primitives/multisplit/detail/block_rank.cuh"
 
@@ -37,6 +38,7 @@ __device__ __forceinline__ std::uint32_t spread_choice(double count, double tota
 /// matrix. One block of kChoiceThreads.
 __global__ void __launch_bounds__(kChoiceThreads)
     choose_by_spread(const std::uint32_t* offsets, std::uint32_t m, double peers_below, std::uint32_t* choice) {
+  open_chained_grid();
   const double count = threadIdx.x < m ? offsets[threadIdx.x + 1] - offsets[threadIdx.x] : 0;
   const std::uint32_t chosen = spread_choice(count, offsets[m], peers_below);
   if (threadIdx.x == 0) *choice = chosen;

@@ -61,6 +61,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "primitives/common/chained_launch.cuh"
 #include "primitives/multisplit/detail/digit_rank.cuh"
 #include "primitives/multisplit/detail/kernels.cuh"
 #include "primitives/multisplit/detail/wide_digits.cuh"
@@ -498,6 +499,7 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
                              std::size_t n, std::uint32_t m, BucketOf outer_bucket_of, const std::uint32_t* scanned,
                              std::size_t tiles, std::uint32_t* claims, choice_gate gate) {
   static_assert(Warps * 32 >= (1 << IdBits), "one bucket a thread for the shifts");
+  wait_for_prior_grid();      // not let_next_grid_start: see chained_launch.cuh
   if (gate.closed()) return;  // every block alike: before any barrier
   using storage = wide_digits_one_storage<Warps, Items, IdBits, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>,
                                           has_block_table<BucketOf>>;

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "primitives/common/chained_launch.cuh"
 #include "primitives/multisplit/detail/block_rank.cuh"
 #include "primitives/multisplit/detail/column_scan.cuh"
 #include "primitives/multisplit/detail/choice_gate.cuh"
@@ -255,6 +256,7 @@ __global__ void __launch_bounds__(Warps * 32, MinBlocks)
                   std::uint32_t m, BucketOf bucket_of, const std::uint32_t* scanned, std::size_t tiles,
                   choice_gate gate) {
   static_assert(Warps * 32 >= kMultisplitTileMaxBuckets, "wide_bucket_starts takes one bucket a thread");
+  wait_for_prior_grid();      // not let_next_grid_start: see chained_launch.cuh
   if (gate.closed()) return;  // every block alike: before any barrier
   using storage = wide_storage<Warps, Items, Key, Value, std::is_same_v<BucketOf, bucket_ids_of>, TileMajor>;
   constexpr int kThreads = Warps * 32;

@@ -265,7 +265,9 @@ __global__ void __launch_bounds__(Warps * 32)
     block_prescan(const Key* keys, std::size_t n, std::uint32_t m, BucketOf bucket_of, Matrix matrix, bool vectorized,
                   std::uint32_t* out_of_range) {
   __shared__ std::uint32_t warp_counts[Warps][kMultisplitTileMaxBuckets];
-  let_next_grid_start();  // the matrix scan, where chained, waits in its last wave's place
+  // The matrix scan, where chained, launches once this grid's last wave runs
+  // (it still waits for every count): level with launching at the end (NOTES step 38).
+  let_next_grid_start();
   zero_warp_counts(warp_counts, m);
   std::uint32_t bad = 0;
   count_tile<Warps, Items>(keys, n, std::size_t{blockIdx.x} * Warps * 32 * Items, m, bucket_of, vectorized,

@@ -27,6 +27,21 @@ inline constexpr bool kHasValues = !std::is_same_v<Value, no_value>;
 template <class Value, int N>
 using value_tile = Value[kHasValues<Value> ? N : 1];
 
+/// Pairs of 4-byte keys and values, which a staged tile may hold side by
+/// side (packed_pair): one 8-byte shared-memory access a pair where two
+/// arrays take two 4-byte ones.
+template <class Key, class Value>
+inline constexpr bool kPackedPairs = kHasValues<Value> && sizeof(Key) == 4 && sizeof(Value) == 4;
+template <class Key, class Value>
+struct alignas(8) packed_pair {
+  Key key;
+  Value value;
+};
+
+/// A staged tile that holds its pairs packed (its kPacked).
+template <class Staged>
+concept packed_staging = requires { requires Staged::kPacked; };
+
 /// Whether a bucket functor reads a table that a block copies into its
 /// shared memory first (compact_ids.cuh's compacted_ids): `in_block(table)`
 /// copies it into `table` (kBlockTableBytes) and returns the functor that

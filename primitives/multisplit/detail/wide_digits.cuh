@@ -35,9 +35,19 @@ namespace graphkit::multisplit_detail {
 template <int Warps, int Items, class Key, class Value, bool StageBuckets>
 struct digit_tile {
   static constexpr int kTile = Warps * 32 * Items;
+  /// The last split stores each pair side by side (packed_pair) over both arrays.
+  static constexpr bool kPacked = kPackedPairs<Key, Value>;
   alignas(16) Key keys[kTile];
   alignas(16) value_tile<Value, kTile> values;
   alignas(16) std::uint8_t buckets[StageBuckets ? kTile : 1];
+  /// The tile's pairs, packed, in the bytes of `keys` and then `values`.
+  __device__ __forceinline__ packed_pair<Key, Value>* packed() {
+    static_assert(offsetof(digit_tile, values) == sizeof(keys), "the packed pairs fill keys, then values");
+    return reinterpret_cast<packed_pair<Key, Value>*>(keys);
+  }
+  __device__ __forceinline__ const packed_pair<Key, Value>* packed() const {
+    return reinterpret_cast<const packed_pair<Key, Value>*>(keys);
+  }
 };
 
 /// The bucket of an item in a register: its id when bucket_ids_of stages

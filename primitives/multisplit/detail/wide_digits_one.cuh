@@ -292,9 +292,20 @@ __device__ __forceinline__ void classify_loaded(const Tile& in, unsigned first, 
 
 /// Stores each valid item of this thread's chunk (key, value; its bucket
 /// byte where the tile stages them) at its place in `to`, place_of(word)
-/// from its item word. After the barrier that ends the scan and every
-/// chunk's read.
-template <int Items, class Tile, class Key, class Values, class PlaceOf, bool StageBuckets>
+/// from its item word; Packed: a pair as one packed_pair over both arrays
+/// (the last split of a tile whose kPacked says so: the write-out reads it
+/// so). After the barrier that ends the scan and every chunk's read.
+///
+/// Why packed (H100, same run, three rounds, ms; bench/NOTES.md multisplit
+/// step 42): the last split's random stores are a third of the pairs'
+/// shared-memory store wavefronts, one 8-byte store a pair meets fewer bank
+/// conflicts than two 4-byte ones, and the write-out reads a pair at once.
+/// Uniform pairs m = 129 / 192 / 256 1.181-1.187 / 1.212-1.220 /
+/// 1.232-1.248 -> 1.165-1.171 / 1.196-1.202 / 1.220-1.226, skewed 0.5-1%
+/// faster, m <= 64 level. The register split's stores stay in two arrays:
+/// the counter split reads its chunks back, and packed chunks of 20 pairs
+/// (160 bytes) meet 2-way conflicts in those 16-byte loads.
+template <bool Packed, int Items, class Tile, class Key, class Values, class PlaceOf, bool StageBuckets>
 __device__ __forceinline__ void store_at_places(Tile& to, const std::uint32_t (&item)[Items], const Key (&key)[Items],
                                                 const Values& value, PlaceOf place_of,
                                                 std::bool_constant<StageBuckets> /*stage*/) {
@@ -304,8 +315,12 @@ __device__ __forceinline__ void store_at_places(Tile& to, const std::uint32_t (&
     const std::uint32_t b = item[r] & kItemBucketMask;
     if (b != kNoBucket) {
       const std::uint32_t place = place_of(item[r]);
-      to.keys[place] = key[r];
-      if constexpr (kHasValues<Value>) to.values[place] = value[r];
+      if constexpr (Packed) {
+        to.packed()[place] = {key[r], value[r]};
+      } else {
+        to.keys[place] = key[r];
+        if constexpr (kHasValues<Value>) to.values[place] = value[r];
+      }
       if constexpr (StageBuckets) to.buckets[place] = static_cast<std::uint8_t>(b);
     }
   }
@@ -346,7 +361,7 @@ __device__ __forceinline__ void split_by_counters(Storage& s, Tile& in, unsigned
   if constexpr (!kHoldChunk<Value>) load_chunk<Items>(in.keys + first, key);
   __syncthreads();  // places, shifts and total are in; every chunk is read
   const std::uint16_t* column = s.counters.column(threadIdx.x);
-  store_at_places(
+  store_at_places<Tile::kPacked>(
       in, item, key, value,
       [&](std::uint32_t word) { return read_counter(column, (word >> kOffsetShift) & 0xffffu) + (word >> kRankShift); },
       stage);
@@ -435,7 +450,7 @@ __device__ __forceinline__ std::uint32_t split_low_bits(Storage& s, Tile& in, st
   // Keys: into registers after the block scan, as split_by_counters.
   if constexpr (!kHoldChunk<Value>) load_chunk<Items>(in.keys + threadIdx.x * Items, key);
   __syncthreads();  // every chunk is read
-  store_at_places(
+  store_at_places<false>(
       in, item, key, value,
       [&](std::uint32_t word) {
         const std::uint32_t v = word & kMask, rank = word >> kRankShift;

@@ -129,8 +129,8 @@ __device__ __forceinline__ std::uint32_t wide_bucket_starts(Storage& s, std::uin
   return total;
 }
 
-/// Writes a tile staged in bucket order (`staged`: keys, values for pairs,
-/// and bucket bytes where StageBuckets-style storage carries them, else the
+/// Writes a tile staged in bucket order (`staged`: keys, values for pairs
+/// (packed pairs where packed_staging says so), and bucket bytes where StageBuckets-style storage carries them, else the
 /// functor is applied again to the staged key): item i goes to shift[b] + i.
 /// Consecutive threads take consecutive places of one bucket's run (mostly):
 /// the writes coalesce, and ask the L2 to keep their lines (kept_stores.cuh
@@ -142,13 +142,22 @@ __device__ __forceinline__ void write_in_bucket_order(const Staged& staged, cons
   constexpr bool kStageBuckets = std::is_same_v<BucketOf, bucket_ids_of>;
   const kept_stores out;  // the runs' partly written end sectors wait in the L2 for their other parts
   const auto write = [&](std::uint32_t i) {
-    const Key key = staged.keys[i];
+    Key key;
+    Value value{};
+    if constexpr (packed_staging<Staged>) {
+      const auto pair = staged.packed()[i];
+      key = pair.key;
+      value = pair.value;
+    } else {
+      key = staged.keys[i];
+      if constexpr (kHasValues<Value>) value = staged.values[i];
+    }
     std::uint32_t b;
     if constexpr (kStageBuckets) b = staged.buckets[i];
     else b = static_cast<std::uint32_t>(bucket_of(key));
     const std::uint32_t dst = shift[b] + i;
     out.store(keys_out + dst, key);
-    if constexpr (kHasValues<Value>) out.store(values_out + dst, staged.values[i]);
+    if constexpr (kHasValues<Value>) out.store(values_out + dst, value);
   };
   // Keys: a whole tile without a test an item (classify_keys says why),
   // ~5% at every m with skewed ids (session 19). Pairs lost 1-3% with the

@@ -40,7 +40,9 @@ struct alignas(8) packed_pair {
 
 /// A staged tile that holds its pairs packed (its kPacked).
 template <class Staged>
-concept packed_staging = requires { requires Staged::kPacked; };
+concept packed_staging = requires {
+  requires Staged::kPacked;
+};
 
 /// Whether a bucket functor reads a table that a block copies into its
 /// shared memory first (compact_ids.cuh's compacted_ids): `in_block(table)`

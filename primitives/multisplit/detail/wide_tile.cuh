@@ -130,11 +130,10 @@ __device__ __forceinline__ std::uint32_t wide_bucket_starts(Storage& s, std::uin
 }
 
 /// Writes a tile staged in bucket order (`staged`: keys, values for pairs
-/// (packed pairs where packed_staging says so), and bucket bytes where StageBuckets-style storage carries them, else the
-/// functor is applied again to the staged key): item i goes to shift[b] + i.
-/// Consecutive threads take consecutive places of one bucket's run (mostly):
-/// the writes coalesce, and ask the L2 to keep their lines (kept_stores.cuh
-/// says why). After the barrier that ends the staging.
+/// (packed pairs where packed_staging says so), and bucket bytes where StageBuckets-style storage carries them, else
+/// the functor is applied again to the staged key): item i goes to shift[b] + i. Consecutive threads take consecutive
+/// places of one bucket's run (mostly): the writes coalesce, and ask the L2 to keep their lines (kept_stores.cuh says
+/// why). After the barrier that ends the staging.
 template <int Threads, int Items, class Staged, class BucketOf, class Key, class Value>
 __device__ __forceinline__ void write_in_bucket_order(const Staged& staged, const std::uint32_t* shift,
                                                       std::uint32_t total, const BucketOf& bucket_of, Key* keys_out,

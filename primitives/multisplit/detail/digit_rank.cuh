@@ -33,6 +33,10 @@
 // distinct 16-byte bank groups when Items / 4 is odd (4-byte items: 12,
 // 20, 44); at 16 items the chunks' 64-byte stride puts them in 2 groups,
 // 4-way conflicts.
+//
+// tests/primitives/digit_rank_test.cu runs the count, rake, lift and place
+// for a whole block on the CPU (hence __host__ __device__ and the explicit
+// thread indices) against a stable sort, and checks the raking's banks.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -47,7 +51,7 @@ namespace graphkit::multisplit_detail {
 /// The tile chunk that thread t owns, and (the map is its own inverse) the
 /// thread that owns chunk t: t ^ warp, the warp below 32 (at most 1,024
 /// threads), so only the lane's bits change.
-__device__ __forceinline__ unsigned digit_chunk(unsigned t) { return t ^ (t >> 5); }
+__host__ __device__ __forceinline__ unsigned digit_chunk(unsigned t) { return t ^ (t >> 5); }
 
 /// A block's 2^Bits digit counters per thread (see the header; Bits = 4:
 /// 16 digits, 8 rows), for Threads threads (256 or 512). Two digits a word,
@@ -79,22 +83,34 @@ struct digit_counters {
 
   /// Thread t's column of counters, as 16-bit halves: its counter of
   /// `digit` is column(t)[offset_of(digit)].
-  __device__ __forceinline__ std::uint16_t* column(unsigned t) {
+  __host__ __device__ __forceinline__ std::uint16_t* column(unsigned t) {
     return reinterpret_cast<std::uint16_t*>(&words[0][t]);
   }
 
   /// Offset in halves of a column's counter of `digit`: the half digit /
   /// kRows of the column's word digit % kRows. Below 2^16, so that an
   /// item's word carries it from the count to the place (wide_digits.cuh).
-  __device__ __forceinline__ static std::uint32_t offset_of(unsigned digit) {
+  __host__ __device__ __forceinline__ static std::uint32_t offset_of(unsigned digit) {
     return (digit & (kRows - 1u)) * kRowHalves + (digit >> (Bits - 1));
   }
 
   /// Zeroes thread t's column. Only thread t calls it, after its last read
   /// of the column (the raking scans touch it only between two barriers).
-  __device__ __forceinline__ void zero_column(unsigned t) {
+  __host__ __device__ __forceinline__ void zero_column(unsigned t) {
 #pragma unroll
     for (int k = 0; k < kRows; ++k) words[k][t] = 0;
+  }
+
+  /// The row that `thread` rakes in `stripe`.
+  __host__ __device__ __forceinline__ static unsigned raked_row(int stripe, unsigned thread) {
+    return stripe * kWarps + thread / 32;
+  }
+
+  /// The column (the counters' thread, see the chunk order in the header)
+  /// whose count `thread` rakes at step j (j < kPerLane) of its row.
+  __host__ __device__ __forceinline__ static unsigned raked_column(unsigned thread, int j) {
+    const unsigned first = kPerLane * (thread % 32), swizzle = first >> 5;
+    return first + (j ^ swizzle);
   }
 
   /// Raking over the counters, in place: every count becomes the number of
@@ -107,22 +123,23 @@ struct digit_counters {
   /// counts again rather than hold them in registers across the block scan
   /// (with 20 keys and 20 item words live there, holding them spilled).
   /// Between barriers: the counts are all in before, and nobody reads a
-  /// place before the barrier after the lift.
-  __device__ __forceinline__ std::uint32_t rake(int stripe = 0) const {
-    const unsigned row = stripe * kWarps + threadIdx.x / 32, first = kPerLane * lane_id(), swizzle = first >> 5;
+  /// place before the barrier after the lift. `thread`: the calling
+  /// thread's index (threadIdx.x; the host tests emulate a block).
+  __host__ __device__ __forceinline__ std::uint32_t rake(int stripe, unsigned thread) const {
+    const unsigned row = raked_row(stripe, thread);
     std::uint32_t sum = 0;
 #pragma unroll
-    for (int j = 0; j < kPerLane; ++j) sum += words[row][first + (j ^ swizzle)];
+    for (int j = 0; j < kPerLane; ++j) sum += words[row][raked_column(thread, j)];
     return sum;
   }
 
   /// Writes stripe k's places from `place`: the packed place of this
   /// thread's first count (low half: digits below kRows; high: the rest).
-  __device__ __forceinline__ void lift_stripe(int stripe, std::uint32_t place) {
-    const unsigned row = stripe * kWarps + threadIdx.x / 32, first = kPerLane * lane_id(), swizzle = first >> 5;
+  __host__ __device__ __forceinline__ void lift_stripe(int stripe, std::uint32_t place, unsigned thread) {
+    const unsigned row = raked_row(stripe, thread);
 #pragma unroll
     for (int j = 0; j < kPerLane; ++j) {
-      std::uint32_t& word = words[row][first + (j ^ swizzle)];
+      std::uint32_t& word = words[row][raked_column(thread, j)];
       const std::uint32_t count = word;
       word = place;
       place += count;
@@ -136,7 +153,7 @@ struct digit_counters {
 /// accesses through memcpy: the scan reads the same bytes as words, and the
 /// pointer's type tells the compiler that each access is one 16-bit load or
 /// store (through an unsigned char pointer each became two byte accesses).
-__device__ __forceinline__ std::uint32_t bump_counter(std::uint16_t* column, std::uint32_t offset) {
+__host__ __device__ __forceinline__ std::uint32_t bump_counter(std::uint16_t* column, std::uint32_t offset) {
   std::uint16_t count;
   std::memcpy(&count, column + offset, sizeof count);
   const auto next = static_cast<std::uint16_t>(count + 1);
@@ -146,7 +163,7 @@ __device__ __forceinline__ std::uint32_t bump_counter(std::uint16_t* column, std
 
 /// The 16-bit word at `offset` of `column`: after the scan, a counter's
 /// tile place of its thread's first item of its digit.
-__device__ __forceinline__ std::uint32_t read_counter(const std::uint16_t* column, std::uint32_t offset) {
+__host__ __device__ __forceinline__ std::uint32_t read_counter(const std::uint16_t* column, std::uint32_t offset) {
   std::uint16_t word;
   std::memcpy(&word, column + offset, sizeof word);
   return word;
@@ -161,7 +178,7 @@ struct word_sums {
 };
 struct add_word_sums {
   template <int N>
-  __device__ __forceinline__ word_sums<N> operator()(const word_sums<N>& a, const word_sums<N>& b) const {
+  __host__ __device__ __forceinline__ word_sums<N> operator()(const word_sums<N>& a, const word_sums<N>& b) const {
     word_sums<N> sum;
 #pragma unroll
     for (int k = 0; k < N; ++k) sum.word[k] = a.word[k] + b.word[k];
@@ -178,10 +195,10 @@ using stripe_sums = word_sums<Stripes + 1>;
 /// After the block scan of stripe_sums (`prefix` exclusive, `all` the
 /// total): every stripe's places. Stripe k starts after the earlier
 /// stripes' totals; the high halves after all low halves (all's low total
-/// moved up: the carry-free packing, see the header).
+/// moved up: the carry-free packing, see the header). `thread`: as rake's.
 template <class Counters>
-__device__ __forceinline__ void lift_stripes(Counters& counters, const stripe_sums<Counters::kStripes>& prefix,
-                                             const stripe_sums<Counters::kStripes>& all) {
+__host__ __device__ __forceinline__ void lift_stripes(Counters& counters, const stripe_sums<Counters::kStripes>& prefix,
+                                                      const stripe_sums<Counters::kStripes>& all, unsigned thread) {
   constexpr int kStripes = Counters::kStripes;
   std::uint32_t total = 0;
 #pragma unroll
@@ -189,7 +206,7 @@ __device__ __forceinline__ void lift_stripes(Counters& counters, const stripe_su
   std::uint32_t before = total << 16;  // the low halves' total, moved to the high half
 #pragma unroll
   for (int k = 0; k < kStripes; ++k) {
-    counters.lift_stripe(k, before + prefix.word[k]);
+    counters.lift_stripe(k, before + prefix.word[k], thread);
     before += all.word[k];
   }
 }

@@ -136,13 +136,15 @@ __device__ __forceinline__ void classify_placed(const Tile& from, unsigned first
 }
 
 /// Counts a chunk's items by digit `(bucket >> Shift) & (2^Bits - 1)` into
-/// this thread's column (zeroed first) and records each valid item's
-/// counter offset and rank in its word (kNoBucket items keep offset 0).
+/// the column of `thread` (the caller's threadIdx.x; zeroed first) and
+/// records each valid item's counter offset and rank in its word (kNoBucket
+/// items keep offset 0).
 template <int Shift, int Items, class Counters>
-__device__ __forceinline__ void count_digits(Counters& counters, std::uint32_t (&item)[Items]) {
+__host__ __device__ __forceinline__ void count_digits(Counters& counters, unsigned thread,
+                                                      std::uint32_t (&item)[Items]) {
   constexpr unsigned kMask = Counters::kDigits - 1;
-  counters.zero_column(threadIdx.x);
-  std::uint16_t* column = counters.column(threadIdx.x);
+  counters.zero_column(thread);
+  std::uint16_t* column = counters.column(thread);
 #pragma unroll
   for (int r = 0; r < Items; ++r) {
     if (item[r] != kNoBucket) {
@@ -150,6 +152,13 @@ __device__ __forceinline__ void count_digits(Counters& counters, std::uint32_t (
       item[r] |= offset << kOffsetShift | bump_counter(column, offset) << kRankShift;
     }
   }
+}
+
+/// A valid item's tile place after the counters' scan: its chunk's first
+/// place of its digit (the counter at the offset that count_digits put in
+/// its word, in `column`: the counting thread's) plus its rank there.
+__host__ __device__ __forceinline__ std::uint32_t counted_place(const std::uint16_t* column, std::uint32_t word) {
+  return read_counter(column, (word >> kOffsetShift) & 0xffffu) + (word >> kRankShift);
 }
 
 /// The persistent loop of the digit-ranked wide post-scan: block b takes

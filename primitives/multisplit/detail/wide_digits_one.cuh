@@ -251,7 +251,7 @@ __device__ __forceinline__ stripe_sums<Counters::kStripes> rake_stripes(const Co
                                                                         std::uint32_t bucket_count) {
   stripe_sums<Counters::kStripes> sums;
 #pragma unroll
-  for (int k = 0; k < Counters::kStripes; ++k) sums.word[k] = counters.rake(k);
+  for (int k = 0; k < Counters::kStripes; ++k) sums.word[k] = counters.rake(k, threadIdx.x);
   sums.word[Counters::kStripes] = bucket_count;
   return sums;
 }
@@ -344,7 +344,7 @@ __device__ __forceinline__ void split_by_counters(Storage& s, Tile& in, unsigned
   static_assert(kThreads == decltype(s.counters)::kThreads, "the raking scan gives one warp to each row of a stripe");
   static_assert(kTile < (1 << 16), "tile places fit the 16-bit counters");
   static_assert(Items < (1 << (32 - kRankShift)), "ranks fit the item word");
-  count_digits<Shift>(s.counters, item);
+  count_digits<Shift>(s.counters, threadIdx.x, item);
   __syncthreads();  // every count is in
   {
     // One block scan: every stripe's rakes and the buckets' counts.
@@ -352,7 +352,7 @@ __device__ __forceinline__ void split_by_counters(Storage& s, Tile& in, unsigned
     stripe_sums<kStripes> prefix, all, zero{};
     cub::BlockScan<stripe_sums<kStripes>, kThreads, cub::BLOCK_SCAN_WARP_SCANS>(s.scan.digits)
         .ExclusiveScan(mine, prefix, zero, add_word_sums{}, all);
-    lift_stripes(s.counters, prefix, all);
+    lift_stripes(s.counters, prefix, all, threadIdx.x);
     if (threadIdx.x < m) s.shift[threadIdx.x] = cell.x - prefix.word[kStripes];  // word kStripes: the bucket counts
     if (threadIdx.x == 0) s.total = all.word[kStripes];
   }
@@ -362,9 +362,7 @@ __device__ __forceinline__ void split_by_counters(Storage& s, Tile& in, unsigned
   __syncthreads();  // places, shifts and total are in; every chunk is read
   const std::uint16_t* column = s.counters.column(threadIdx.x);
   store_at_places<Tile::kPacked>(
-      in, item, key, value,
-      [&](std::uint32_t word) { return read_counter(column, (word >> kOffsetShift) & 0xffffu) + (word >> kRankShift); },
-      stage);
+      in, item, key, value, [&](std::uint32_t word) { return counted_place(column, word); }, stage);
 }
 
 /// Byte v (v < 8) of the pair (lo, hi), lo's bytes first, as a number,

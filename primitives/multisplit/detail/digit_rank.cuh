@@ -37,6 +37,8 @@
 // tests/primitives/digit_rank_test.cu runs the count, rake, lift and place
 // for a whole block on the CPU (hence __host__ __device__ and the explicit
 // thread indices) against a stable sort, and checks the raking's banks.
+// Those host-callable loops carry no `#pragma unroll` (the host compiler
+// warns of it): nvcc unrolls their constant counts anyway, the same PTX.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -97,7 +99,6 @@ struct digit_counters {
   /// Zeroes thread t's column. Only thread t calls it, after its last read
   /// of the column (the raking scans touch it only between two barriers).
   __host__ __device__ __forceinline__ void zero_column(unsigned t) {
-#pragma unroll
     for (int k = 0; k < kRows; ++k) words[k][t] = 0;
   }
 
@@ -128,7 +129,6 @@ struct digit_counters {
   __host__ __device__ __forceinline__ std::uint32_t rake(int stripe, unsigned thread) const {
     const unsigned row = raked_row(stripe, thread);
     std::uint32_t sum = 0;
-#pragma unroll
     for (int j = 0; j < kPerLane; ++j) sum += words[row][raked_column(thread, j)];
     return sum;
   }
@@ -137,7 +137,6 @@ struct digit_counters {
   /// thread's first count (low half: digits below kRows; high: the rest).
   __host__ __device__ __forceinline__ void lift_stripe(int stripe, std::uint32_t place, unsigned thread) {
     const unsigned row = raked_row(stripe, thread);
-#pragma unroll
     for (int j = 0; j < kPerLane; ++j) {
       std::uint32_t& word = words[row][raked_column(thread, j)];
       const std::uint32_t count = word;
@@ -180,7 +179,6 @@ struct add_word_sums {
   template <int N>
   __host__ __device__ __forceinline__ word_sums<N> operator()(const word_sums<N>& a, const word_sums<N>& b) const {
     word_sums<N> sum;
-#pragma unroll
     for (int k = 0; k < N; ++k) sum.word[k] = a.word[k] + b.word[k];
     return sum;
   }
@@ -201,10 +199,8 @@ __host__ __device__ __forceinline__ void lift_stripes(Counters& counters, const 
                                                       const stripe_sums<Counters::kStripes>& all, unsigned thread) {
   constexpr int kStripes = Counters::kStripes;
   std::uint32_t total = 0;
-#pragma unroll
   for (int k = 0; k < kStripes; ++k) total += all.word[k];
   std::uint32_t before = total << 16;  // the low halves' total, moved to the high half
-#pragma unroll
   for (int k = 0; k < kStripes; ++k) {
     counters.lift_stripe(k, before + prefix.word[k], thread);
     before += all.word[k];

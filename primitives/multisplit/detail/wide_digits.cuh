@@ -145,7 +145,6 @@ __host__ __device__ __forceinline__ void count_digits(Counters& counters, unsign
   constexpr unsigned kMask = Counters::kDigits - 1;
   counters.zero_column(thread);
   std::uint16_t* column = counters.column(thread);
-#pragma unroll
   for (int r = 0; r < Items; ++r) {
     if (item[r] != kNoBucket) {
       const std::uint32_t offset = Counters::offset_of((item[r] >> Shift) & kMask);

@@ -109,8 +109,8 @@ std::vector<std::vector<std::uint32_t>> tiles(std::mt19937_64& rng) {
 
 template <class Shape>
 void expect_stable_places() {
-  SCOPED_TRACE(testing::Message() << Shape::kBits << "-bit digit, " << Shape::kThreads << " threads x "
-                                  << Shape::kItems << " items, shift " << Shape::kShift);
+  SCOPED_TRACE(testing::Message() << Shape::kBits << "-bit digit, " << Shape::kThreads << " threads x " << Shape::kItems
+                                  << " items, shift " << Shape::kShift);
   const std::uint64_t seed = test::fresh_seed();
   GRAPHKIT_SEED_TRACE(seed);
   std::mt19937_64 rng(seed);
